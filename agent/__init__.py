@@ -1,0 +1,1 @@
+"""The agent loop: model client, tools, workspace overlay, budgets, traces."""

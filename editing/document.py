@@ -1,0 +1,151 @@
+"""A file's text as the matcher sees it, and the way back to the file's bytes.
+
+Matching works on a *view*: the text without its byte-order mark and with
+every CRLF turned into LF, so that a model's LF text finds a CRLF file. The
+document remembers which view newlines were CRLF, so a replacement can be
+written back in the file's own terms (BOM kept, each line's ending kept).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .punctuation import fold
+
+BOM = "\ufeff"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the view: ``text`` has no newline; ``eol`` is the file's own ending."""
+
+    text: str
+    eol: str
+
+
+@dataclass(frozen=True, eq=False)
+class Document:
+    original: str
+    bom: str = field(init=False)
+    view: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        bom = BOM if self.original.startswith(BOM) else ""
+        body = self.original[len(bom) :]
+        object.__setattr__(self, "bom", bom)
+        object.__setattr__(self, "view", body.replace("\r\n", "\n") if "\r" in body else body)
+
+    # -- line endings -------------------------------------------------------
+
+    @cached_property
+    def _crlf_count(self) -> int:
+        return self.original.count("\r\n")
+
+    @cached_property
+    def _crlf_positions(self) -> list[int]:
+        """View offsets of the newlines that were CRLF (only built for mixed files)."""
+        positions = []
+        for k, match in enumerate(re.finditer("\r\n", self.original)):
+            positions.append(match.start() - len(self.bom) - k)
+        return positions
+
+    @cached_property
+    def _all_crlf(self) -> bool:
+        return self._crlf_count > 0 and self._crlf_count == self.view.count("\n")
+
+    @cached_property
+    def eol(self) -> str:
+        """The ending new lines take when nothing nearer says otherwise."""
+        newlines = self.view.count("\n")
+        return "\r\n" if self._crlf_count * 2 > newlines else "\n"
+
+    def _crlf_before(self, offset: int) -> int:
+        if self._crlf_count == 0:
+            return 0
+        if self._all_crlf:
+            return self.view.count("\n", 0, offset)
+        return bisect.bisect_left(self._crlf_positions, offset)
+
+    def original_offset(self, offset: int) -> int:
+        """Map a view offset to an offset in ``original``."""
+        return offset + len(self.bom) + self._crlf_before(offset)
+
+    def eol_at(self, newline_offset: int) -> str:
+        """The file's ending for the view newline at ``newline_offset``."""
+        if self._crlf_count == 0:
+            return "\n"
+        if self._all_crlf:
+            return "\r\n"
+        i = bisect.bisect_left(self._crlf_positions, newline_offset)
+        crlf = i < len(self._crlf_positions) and self._crlf_positions[i] == newline_offset
+        return "\r\n" if crlf else "\n"
+
+    # -- lines --------------------------------------------------------------
+
+    def line_start(self, offset: int) -> int:
+        return self.view.rfind("\n", 0, offset) + 1
+
+    def line_end(self, offset: int) -> int:
+        """Offset of the newline ending the line at ``offset`` (or the end of the view)."""
+        end = self.view.find("\n", offset)
+        return len(self.view) if end < 0 else end
+
+    def line_number(self, offset: int) -> int:
+        """1-based number of the line holding ``offset``."""
+        return self.view.count("\n", 0, offset) + 1
+
+    def lines_between(self, start: int, end: int) -> list[Line]:
+        """The lines of ``view[start:end]`` with their original endings.
+
+        ``start`` must be a line start; the last line has no ending when
+        ``end`` is not just past a newline.
+        """
+        lines = []
+        pos = start
+        while pos < end:
+            nl = self.view.find("\n", pos, end)
+            if nl < 0:
+                lines.append(Line(self.view[pos:end], ""))
+                break
+            lines.append(Line(self.view[pos:nl], self.eol_at(nl)))
+            pos = nl + 1
+        return lines
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        """View offset of every line start (built only by the slower passes)."""
+        starts = [0]
+        find = self.view.find
+        pos = find("\n")
+        while pos >= 0:
+            starts.append(pos + 1)
+            pos = find("\n", pos + 1)
+        return starts
+
+    @cached_property
+    def is_ascii(self) -> bool:
+        return self.view.isascii()
+
+    @cached_property
+    def folded(self) -> str:
+        """The view with typographic look-alikes folded to ASCII (same lines)."""
+        return fold(self.view)
+
+    def replace(self, replacements: list[tuple[int, int, str]]) -> str:
+        """Apply non-overlapping ``(view_start, view_end, text)`` replacements.
+
+        ``text`` is already in the file's terms (endings included). Returns the
+        new original text, BOM kept.
+        """
+        parts = []
+        cursor = 0
+        for start, end, text in sorted(replacements):
+            o_start, o_end = self.original_offset(start), self.original_offset(end)
+            parts.append(self.original[cursor:o_start])
+            parts.append(text)
+            cursor = o_end
+        parts.append(self.original[cursor:])
+        return "".join(parts)

@@ -1,0 +1,290 @@
+"""Search/replace edits: parse -> locate -> plan -> apply, all or nothing.
+
+``apply_edits`` takes a file's text and one or more ``Edit``s, each located
+in the original text, and returns the new text with a report, or raises an
+``EditError`` and changes nothing. The guards run in this order for each
+edit: request shape (empty old, old == new), placeholders in new, then
+location (the ladder in ``matcher``; then the same with line-number
+prefixes stripped; then elision), then "already applied" and uniqueness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import elision, line_numbers, matcher, messages, punctuation, report
+from .document import Document
+from .elided import plan_elided
+from .errors import (
+    AlreadyApplied,
+    Ambiguous,
+    EditError,
+    InvalidRequest,
+    NoChange,
+    NotFound,
+    Placeholder,
+)
+from .escapes import unescape
+from .hints import closest
+from .matcher import Level, Located, Match
+from .replacement import Replacement, build
+from .report import LineRange
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text quoted as ``old`` with ``new``."""
+
+    old: str
+    new: str
+    replace_all: bool = False
+
+
+@dataclass(frozen=True)
+class EditResult:
+    """An applied request: the new text and what the model should be told."""
+
+    path: str
+    text: str
+    level: Level
+    replaced: int
+    changed: tuple[LineRange, ...]
+    diff: str
+    notes: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        what = f"replaced {self.replaced} occurrence{'s' if self.replaced != 1 else ''}"
+        how = "; ".join(self.notes)
+        summary = messages.APPLIED.format(path=self.path, what=what, how=f" ({how})" if how else "")
+        return f"{summary}\n{self.diff}" if self.diff else summary
+
+
+@dataclass(frozen=True)
+class _Plan:
+    replacements: list[Replacement]
+    level: Level
+    notes: list[str]
+
+
+def apply_edit(
+    text: str | None, old: str, new: str, *, replace_all: bool = False, path: str = "file"
+) -> EditResult:
+    """Apply one edit to ``text`` (None when the file does not exist)."""
+    return apply_edits(text, [Edit(old, new, replace_all)], path=path)
+
+
+def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") -> EditResult:
+    """Apply every edit, each located in the original ``text``, or none of them."""
+    if text is None:
+        raise NotFound(messages.MISSING_FILE.format(path=path), path=path)
+    if not edits:
+        raise InvalidRequest(f"Edit not applied to {path}: the request has no edits.", path=path)
+    doc = Document(text)
+    plans: list[tuple[int, _Plan]] = []
+    for index, edit in enumerate(edits, 1):
+        try:
+            plans.append((index, _plan(doc, edit, path)))
+        except EditError as error:
+            if len(edits) > 1:
+                error.message = (
+                    messages.EDIT_OF.format(index=index, count=len(edits))
+                    + error.message
+                    + messages.NOTHING_APPLIED
+                )
+            raise
+    replacements = _without_overlaps(doc, plans, path)
+    new_text = doc.replace([(r.start, r.end, r.text) for r in replacements])
+    if new_text == text:
+        raise NoChange(messages.NO_CHANGE_IN_FILE_TERMS.format(path=path), path=path)
+    notes = list(dict.fromkeys(note for _, plan in plans for note in plan.notes))
+    return EditResult(
+        path=path,
+        text=new_text,
+        level=max(plan.level for _, plan in plans),
+        replaced=len(replacements),
+        changed=tuple(report.changed_ranges(doc, replacements)),
+        diff=report.unified_diff(doc, replacements, path),
+        notes=tuple(notes),
+    )
+
+
+def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
+    old = edit.old.replace("\r\n", "\n")
+    new = edit.new.replace("\r\n", "\n")
+    if not old:
+        if doc.original:
+            raise InvalidRequest(messages.EMPTY_OLD.format(path=path), path=path)
+        return _Plan([Replacement(0, 0, new.replace("\n", doc.eol))], Level.EXACT, [])
+    if old == new:
+        raise NoChange(messages.NO_CHANGE.format(path=path), path=path)
+    unpaired = elision.unpaired(old, new)
+    if unpaired:
+        raise Placeholder(messages.PLACEHOLDER.format(path=path, line=unpaired[0]), path=path)
+
+    notes: list[str] = []
+    located = matcher.locate(doc, old)
+    if located is None:
+        stripped = line_numbers.strip_request(old, new)
+        if stripped is not None:
+            located = matcher.locate(doc, stripped[0])
+            if located is not None:
+                old, new = stripped[0], stripped[1]
+                notes.append(messages.LINE_NUMBERS_NOTE)
+    if located is None:
+        if elision.markers(old):
+            if edit.replace_all:
+                raise InvalidRequest(messages.ELISION_REPLACE_ALL.format(path=path), path=path)
+            replacements, level = plan_elided(doc, old, new, path)
+            return _Plan(replacements, level, [*notes, messages.ELISION_NOTE])
+        _raise_not_found(doc, old, new, path)
+
+    new = unescape(new) if located.escaped else new
+    matches = _not_yet_applied(doc, located, new, edit.replace_all, path)
+    if len(matches) > 1 and not edit.replace_all:
+        raise Ambiguous(_ambiguous_message(doc, located, matches, path), path=path)
+    new = _match_final_newline(doc, located.old, new, matches)
+    level = located.reported_level
+    if level > Level.EXACT:
+        notes.append(messages.LEVEL_NOTES[level.label])
+    replacements = [build(doc, group, located.old, new, path) for group in _by_line(doc, matches)]
+    return _Plan(replacements, level, notes)
+
+
+def _by_line(doc: Document, matches: list[Match]) -> list[list[Match]]:
+    """Matches grouped so that no two groups touch the same line."""
+    groups: list[list[Match]] = []
+    group_end = -1
+    for match in matches:
+        if groups and doc.line_start(match.start) < group_end:
+            groups[-1].append(match)
+        else:
+            groups.append([match])
+        ends_line = match.end > match.start and doc.view[match.end - 1] == "\n"
+        group_end = match.end if ends_line else doc.line_end(match.end) + 1
+    return groups
+
+
+def _match_final_newline(doc: Document, old: str, new: str, matches: Sequence[Match]) -> str:
+    """Give ``new`` the final newline ``old`` has, when the model dropped or added one."""
+    if not new:
+        return new
+    if old.endswith("\n") and not new.endswith("\n"):
+        return new + "\n"
+    if not old.endswith("\n") and new.endswith("\n"):
+        followed_by_newline = all(doc.view.startswith("\n", m.end) for m in matches)
+        if followed_by_newline:
+            return new[:-1]
+    return new
+
+
+def _not_yet_applied(
+    doc: Document, located: Located, new: str, replace_all: bool, path: str
+) -> list[Match]:
+    """The matches of old that do not sit inside a copy of new already in the file.
+
+    Resending ``x`` -> ``x + 1`` to a file that has ``x + 1`` finds ``x``
+    inside it; applying would give ``x + 1 + 1``.
+    """
+    matches = list(located.matches)
+    if _compact(located.old) not in _compact(new):
+        return _non_overlapping(matches) if replace_all else matches
+    copies = matcher.find(doc, new, located.level)
+    inside = [m for m in matches if any(c.start <= m.start and m.end <= c.end for c in copies)]
+    remaining = [m for m in matches if m not in inside]
+    if inside and (not remaining or (not replace_all and len(matches) == 1)):
+        first = doc.line_number(inside[0].start)
+        where = messages.line_span(first, first + located.old.count("\n"))
+        raise AlreadyApplied(
+            messages.ALREADY_APPLIED.format(path=path, where=where), path=path, line=first
+        )
+    if replace_all:
+        return _non_overlapping(remaining)
+    return matches
+
+
+def _compact(text: str) -> str:
+    return "".join(punctuation.fold(text).split())
+
+
+def _non_overlapping(matches: list[Match]) -> list[Match]:
+    kept: list[Match] = []
+    for match in matches:
+        if not kept or match.start >= kept[-1].end:
+            kept.append(match)
+    return kept
+
+
+def _ambiguous_message(doc: Document, located: Located, matches: list[Match], path: str) -> str:
+    lines_each = located.old.rstrip("\n").count("\n")
+    spans = []
+    for m in matches[:20]:
+        first = doc.line_number(m.start)
+        spans.append(messages.line_span(first, first + lines_each))
+    where = ", ".join(spans) + (f", and {len(matches) - 20} more" if len(matches) > 20 else "")
+    level = located.reported_level
+    how = f" ({messages.LEVEL_NOTES[level.label]})" if level > Level.EXACT else ""
+    return messages.AMBIGUOUS.format(path=path, count=len(matches), how=how, where=where)
+
+
+def _raise_not_found(doc: Document, old: str, new: str, path: str) -> None:
+    """Raise AlreadyApplied when new is there and old is not, else NotFound with a hint."""
+    if _adds_something(old, new):
+        located = matcher.locate(doc, new)
+        if located is not None:
+            first = doc.line_number(located.matches[0].start)
+            where = messages.line_span(first, first + located.old.rstrip("\n").count("\n"))
+            raise AlreadyApplied(
+                messages.ALREADY_APPLIED.format(path=path, where=where), path=path, line=first
+            )
+    raise NotFound(_not_found_message(doc, old, path), path=path)
+
+
+def _adds_something(old: str, new: str) -> bool:
+    """Whether new has a line old lacks: only then does finding new prove the edit was made."""
+    old_lines = {line.strip() for line in old.split("\n")}
+    return any(line.strip() and line.strip() not in old_lines for line in new.split("\n"))
+
+
+def _not_found_message(doc: Document, old: str, path: str) -> str:
+    parts = [messages.NOT_FOUND.format(path=path)]
+    region = closest(doc, old)
+    if region is None:
+        parts.append(messages.NOT_FOUND_NOTHING_CLOSE)
+        return "\n".join(parts)
+    last = region.start + len(region.lines) - 1
+    parts.append(messages.NOT_FOUND_CLOSEST.format(first=region.start, last=last))
+    parts.append(messages.numbered(region.context_start, region.context))
+    quoted = old.removesuffix("\n").split("\n")
+    differences = [
+        f"  old:  {q}\n  file: {f}  (line {region.start + i})"
+        for i, (q, f) in enumerate(zip(quoted, region.lines, strict=False))
+        if q.strip() != f.strip()
+    ]
+    if differences:
+        parts.append(messages.NOT_FOUND_DIFFERS)
+        parts.extend(differences[:8])
+    parts.append(messages.NOT_FOUND_RETRY)
+    return "\n".join(parts)
+
+
+def _without_overlaps(
+    doc: Document, plans: list[tuple[int, _Plan]], path: str
+) -> list[Replacement]:
+    """All replacements in file order; two edits touching the same line are refused."""
+    tagged = sorted(
+        ((rep, index) for index, plan in plans for rep in plan.replacements),
+        key=lambda item: (item[0].start, item[0].end),
+    )
+    for (before, first), (after, second) in zip(tagged, tagged[1:], strict=False):
+        if after.start < before.end or (after.start == before.end == after.end):
+            line = doc.line_number(after.start)
+            raise InvalidRequest(
+                messages.OVERLAP.format(
+                    first=min(first, second), second=max(first, second), line=line, path=path
+                ),
+                path=path,
+                line=line,
+            )
+    return [rep for rep, _ in tagged]

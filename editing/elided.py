@@ -1,0 +1,156 @@
+"""Edits whose old and new both use elision lines for unchanged code.
+
+``old`` = ``A / # ... / B`` with ``new`` = ``A' / # ... / B'`` means: find A,
+then B after it, keep what lies between, and replace A by A' and B by B'.
+The lines an elision line stands for must sit inside the block it is
+indented in: every elided line is blank or indented at least as deep as the
+elision line, so B is searched only up to the end of that block, and must
+be unique there. Elided spans far longer than the quoted text are refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import elision, indentation, matcher, messages
+from .document import Document
+from .errors import Ambiguous, Disproportionate, InvalidRequest, NotFound
+from .escapes import unescape
+from .matcher import Level, Located, Match
+from .replacement import Replacement, build
+
+GAP_MIN = 40  # elided lines always allowed
+GAP_RATIO = 8  # elided lines allowed per quoted line beyond that
+
+
+@dataclass(frozen=True)
+class _Segment:
+    old: str
+    new: str
+    marker_before: str | None  # the elision line between this segment and the previous
+
+
+def plan_elided(doc: Document, old: str, new: str, path: str) -> tuple[list[Replacement], Level]:
+    """Replacements for an edit whose old has elision lines paired in new."""
+    segments = _segments(old, new, path)
+    located = [matcher.locate(doc, segment.old) for segment in segments]
+    chains = []
+    for start in located[0].matches if located[0] else ():
+        chain = _chain(doc, start, segments, located)
+        if chain:
+            chains.append(chain)
+    if not chains:
+        raise NotFound(
+            messages.NOT_FOUND.format(path=path)
+            + " Its parts around the elision lines were not found in this order within one "
+            "block. Quote the lines in full, copied from the file.",
+            path=path,
+        )
+    if len(chains) > 1:
+        where = ", ".join(f"line {doc.line_number(chain[0].start)}" for chain in chains)
+        raise Ambiguous(
+            messages.AMBIGUOUS.format(path=path, count=len(chains), how="", where=where)
+            .replace(", or set replace_all to change every one", ""),
+            path=path,
+        )
+    chain = chains[0]
+    _check_gap(doc, chain, old, path)
+    replacements = []
+    for segment, found, match in zip(segments, located, chain, strict=True):
+        assert found is not None
+        seg_new = unescape(segment.new) if found.escaped else segment.new
+        if found.old.endswith("\n") and seg_new and not seg_new.endswith("\n"):
+            seg_new += "\n"
+        replacements.append(build(doc, [match], found.old, seg_new, path))
+    level = max(found.reported_level for found in located if found)
+    return replacements, level
+
+
+def _segments(old: str, new: str, path: str) -> list[_Segment]:
+    old_parts, old_markers = elision.split(old)
+    new_parts, new_markers = elision.split(new)
+    if len(new_markers) < len(old_markers):
+        raise InvalidRequest(
+            messages.ELISION_DROPPED.format(path=path, line=old_markers[0].strip()), path=path
+        )
+    segments = []
+    for index, (old_part, new_part) in enumerate(zip(old_parts, new_parts, strict=True)):
+        marker = old_markers[index - 1] if index else None
+        if old_part.strip():
+            segments.append(_Segment(old_part, new_part, marker))
+            continue
+        if new_part.strip():
+            edge = "start" if index == 0 else "end" if index == len(old_parts) - 1 else "middle"
+            line = (old_markers[0] if index == 0 else old_markers[index - 1]).strip()
+            raise InvalidRequest(messages.ELISION_EDGE.format(path=path, line=line, edge=edge),
+                                 path=path)
+    if not segments:
+        raise InvalidRequest(
+            f"Edit not applied to {path}: old is only elision lines. Quote real lines.",
+            path=path,
+        )
+    # The first kept segment has nothing before it to be elided.
+    segments[0] = _Segment(segments[0].old, segments[0].new, None)
+    return segments
+
+
+def _chain(
+    doc: Document, start: Match, segments: list[_Segment], located: list[Located | None]
+) -> list[Match] | None:
+    """The unique continuation of ``start`` through every later segment, if any."""
+    chain = [start]
+    for segment, found in zip(segments[1:], located[1:], strict=True):
+        if found is None:
+            return None
+        previous = chain[-1]
+        limit = _block_end(doc, previous, segment.marker_before or "")
+        candidates = [
+            m for m in found.matches
+            if previous.end <= m.start <= limit and not doc.view[doc.line_start(m.start) : m.start].strip()
+        ]
+        if len(candidates) != 1:
+            return None
+        chain.append(candidates[0])
+    return chain
+
+
+def _block_end(doc: Document, previous: Match, marker: str) -> int:
+    """The last offset where the segment after an elision line may start."""
+    marker_indent = indentation.leading(marker)
+    if previous.indent is not None:
+        marker_indent = previous.indent.apply(marker_indent) or marker_indent
+    width = len(marker_indent.expandtabs(8))
+    view = doc.view
+    if width == 0:
+        return len(view)
+    at_line_start = previous.end == 0 or view[previous.end - 1] == "\n"
+    pos = previous.end if at_line_start else doc.line_end(previous.end) + 1
+    while pos < len(view):
+        end = view.find("\n", pos)
+        end = len(view) if end < 0 else end
+        line = view[pos:end]
+        if line.strip() and len(indentation.leading(line).expandtabs(8)) < width:
+            return pos
+        pos = end + 1
+    return len(view)
+
+
+def _check_gap(doc: Document, chain: list[Match], old: str, path: str) -> None:
+    quoted = sum(1 for line in old.split("\n") if line.strip() and not elision.is_marker(line))
+    gap = 0
+    first_gap = last_gap = 0
+    for before, after in zip(chain, chain[1:], strict=False):
+        first = doc.line_number(before.end) + (0 if doc.view[before.end - 1] == "\n" else 1)
+        last = doc.line_number(after.start) - 1
+        if last >= first:
+            gap += last - first + 1
+            first_gap = first_gap or first
+            last_gap = last
+    if gap > max(GAP_MIN, GAP_RATIO * quoted):
+        raise Disproportionate(
+            messages.ELISION_GAP.format(
+                path=path, line="...", gap=gap, first=first_gap, last=last_gap, quoted=quoted
+            ),
+            path=path,
+            line=first_gap,
+        )

@@ -1,0 +1,107 @@
+"""Elision lines: text a model writes to stand for code it did not repeat.
+
+``# ... existing code ...``, ``// ... rest of the function unchanged``,
+``/* ... */`` or a bare ``...``. In ``new`` without a twin in ``old`` such a
+line would replace real code with a comment: the request is refused. The
+same line in both ``old`` and ``new`` stands for unchanged lines, and the
+request is split at it (see ``split``). A bare ``...`` under a block header
+(``def f():``) is Python's stub body, which is code.
+"""
+
+from __future__ import annotations
+
+import re
+
+_COMMENT = r"(?:#+|//+|/\*+|<!--|--|;+|%+|\*)"
+_CLOSE = r"(?:\*+/|-->)?"
+_DOTS = r"(?:\.{3,}|…)"
+_WORDS = (
+    r"(?:existing|unchanged|omitted|elided|same|rest|remaining|remainder|previous|other|more|"
+    r"as before|snip)"
+)
+_BARE = re.compile(rf"^{_DOTS}$")
+# A comment that starts or ends with dots and says nothing else, or says
+# one of the elision words.
+_DOTTED = re.compile(
+    rf"^{_COMMENT}\s*(?:{_DOTS}\s*(?:\(?[^.…]*\)?\s*{_DOTS}?)?|[^.…]*{_DOTS})\s*{_CLOSE}$",
+    re.IGNORECASE,
+)
+_WORDED = re.compile(
+    rf"^{_COMMENT}\s*\(?\s*(?:"
+    rf"(?:the\s+)?(?:rest|remainder)\s+of\s+(?:the\s+)?\w+(?:\s+\w+)?\s+"
+    rf"(?:is\s+|are\s+|remains?\s+|stays?\s+)?(?:unchanged|the\s+same|as\s+before|omitted)"
+    rf"|(?:\w+\s+)?(?:existing|unchanged|previous)\s+(?:code|implementation|content|methods?"
+    rf"|functions?|lines?|body)(?:\s+(?:here|unchanged|omitted|remains?(?:\s+the\s+same)?))?"
+    rf")\s*\)?\s*{_CLOSE}$",
+    re.IGNORECASE,
+)
+_NOISE = re.compile(rf"\*+/|-->|{_COMMENT}|{_DOTS}|[()\s]")
+_ELISION_WORD = re.compile(rf"\b{_WORDS}\b", re.IGNORECASE)
+
+
+def is_marker(line: str) -> bool:
+    """Whether ``line`` (any indentation) is an elision line.
+
+    A comment made only of dots, or dots with a few words, or a few words
+    saying "existing code" or "rest unchanged". A comment that merely
+    contains an ellipsis mid-sentence ("# wait for ... then retry") is not.
+    """
+    text = line.strip()
+    if not text:
+        return False
+    if _BARE.match(text):
+        return True
+    if _WORDED.match(text):
+        return True
+    match = _DOTTED.match(text)
+    if not match:
+        return False
+    words = _NOISE.sub(" ", text).split()
+    return not words or bool(_ELISION_WORD.search(text))
+
+
+def _is_python_stub(lines: list[str], index: int) -> bool:
+    """A bare ``...`` indented under a line ending in ``:`` is a Python stub body."""
+    if lines[index].strip() not in ("...", "…"):
+        return False
+    indent = len(lines[index]) - len(lines[index].lstrip())
+    for previous in reversed(lines[:index]):
+        if previous.strip():
+            code = previous.split("#", 1)[0].rstrip()
+            return code.endswith(":") and len(previous) - len(previous.lstrip()) < indent
+    return False
+
+
+def markers(text: str) -> list[int]:
+    """Indexes of the elision lines of ``text`` (Python stubs excluded)."""
+    lines = text.split("\n")
+    return [i for i, line in enumerate(lines) if is_marker(line) and not _is_python_stub(lines, i)]
+
+
+def unpaired(old: str, new: str) -> list[str]:
+    """Elision lines of ``new`` that have no twin in ``old``, in order.
+
+    The n-th elision line of ``new`` pairs with the n-th of ``old``; any
+    beyond ``old``'s count are unpaired.
+    """
+    new_lines = new.split("\n")
+    new_markers = markers(new)
+    extra = new_markers[len(markers(old)) :]
+    return [new_lines[i].strip() for i in extra]
+
+
+def split(text: str) -> tuple[list[str], list[str]]:
+    """``text`` cut at its elision lines: the segments between them, and the markers.
+
+    Segments keep their own newlines; a segment ends with ``\\n`` when the
+    line before the marker did.
+    """
+    lines = text.split("\n")
+    marker_indexes = markers(text)
+    segments: list[str] = []
+    start = 0
+    for index in marker_indexes:
+        segments.append("\n".join(lines[start:index]) + ("\n" if index > start else ""))
+        start = index + 1
+    segments.append("\n".join(lines[start:]))
+    return segments, [lines[i] for i in marker_indexes]

@@ -1,0 +1,112 @@
+"""Indentation drift: the model's block sits at another depth, or in other units.
+
+An ``IndentMap`` turns the model's leading whitespace into the file's. It is
+inferred from the pairs ``(model indent, file indent)`` of the lines that
+matched, and must explain every pair; the new text is then re-indented with
+it. Two shapes cover what models do:
+
+- an *offset*: a prefix removed from or added to every line (the block was
+  quoted 4 spaces too deep, or with its common indentation stripped);
+- a *conversion* between units: the model wrote 4 spaces per level where the
+  file uses tabs (or the reverse), possibly also shifted by whole levels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+_WIDTHS = (4, 2, 8, 3)
+
+
+def leading(line: str) -> str:
+    """The leading blanks (spaces and tabs) of ``line``."""
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+@dataclass(frozen=True)
+class IndentMap:
+    """``remove``/``add`` for an offset; ``model_unit``/``file_unit``/``shift`` for units."""
+
+    remove: str = ""
+    add: str = ""
+    model_unit: str = ""
+    file_unit: str = ""
+    shift: int = 0
+
+    @property
+    def is_identity(self) -> bool:
+        return not (self.remove or self.add or self.model_unit)
+
+    def apply(self, indent: str) -> str | None:
+        """The file's indentation for a model indentation, or None if it has none."""
+        if self.model_unit:
+            return self._convert(indent)
+        if not indent.startswith(self.remove):
+            return None
+        return self.add + indent[len(self.remove) :]
+
+    def _convert(self, indent: str) -> str | None:
+        unit = self.model_unit
+        levels = 0
+        rest = indent
+        while rest.startswith(unit):
+            levels += 1
+            rest = rest[len(unit) :]
+        if rest.strip(" ") or levels + self.shift < 0:
+            return None
+        # Leftover spaces below one level are alignment; keep them after the units.
+        return self.file_unit * (levels + self.shift) + rest
+
+
+def infer(pairs: list[tuple[str, str]]) -> IndentMap | None:
+    """The map explaining every ``(model, file)`` indentation pair, or None."""
+    if all(model == file for model, file in pairs):
+        return IndentMap()
+    offset = _infer_offset(pairs)
+    mixed_units = _kind(m for m, _ in pairs) != _kind(f for _, f in pairs)
+    if offset is not None and not mixed_units:
+        return offset
+    return _infer_units(pairs) or offset
+
+
+def _kind(indents) -> str:
+    chars = set("".join(indents))
+    return "".join(sorted(chars))
+
+
+def _infer_offset(pairs: list[tuple[str, str]]) -> IndentMap | None:
+    model, file = min(pairs, key=lambda pair: len(pair[0]))
+    common = 0
+    while common < min(len(model), len(file)) and model[-1 - common] == file[-1 - common]:
+        common += 1
+    candidate = IndentMap(remove=model[: len(model) - common], add=file[: len(file) - common])
+    if all(candidate.apply(m) == f for m, f in pairs):
+        return candidate
+    return None
+
+
+def _infer_units(pairs: list[tuple[str, str]]) -> IndentMap | None:
+    model_chars = {c for m, _ in pairs for c in m}
+    file_chars = {c for _, f in pairs for c in f}
+    if len(model_chars) > 1 or len(file_chars) > 1:
+        return None
+    model_char = next(iter(model_chars), " ")
+    file_char = next(iter(file_chars), " ")
+    model_units = ["\t"] if model_char == "\t" else [" " * w for w in _WIDTHS]
+    file_units = ["\t"] if file_char == "\t" else [" " * w for w in _WIDTHS]
+    found = []
+    for model_unit in model_units:
+        for file_unit in file_units:
+            shifts = set()
+            for m, f in pairs:
+                if len(m) % len(model_unit) or len(f) % len(file_unit):
+                    break
+                shifts.add(len(f) // len(file_unit) - len(m) // len(model_unit))
+            else:
+                if len(shifts) == 1:
+                    found.append(IndentMap(model_unit=model_unit, file_unit=file_unit,
+                                           shift=shifts.pop()))
+    if not found:
+        return None
+    # Prefer a plain change of units over one that also shifts levels.
+    return min(found, key=lambda candidate: abs(candidate.shift))

@@ -1,0 +1,285 @@
+"""Find the text a model quoted: the tolerance ladder, strictest level first.
+
+Passes, in order; the first that finds anything decides, and uniqueness is
+counted at that level only:
+
+0. ``EXACT``: the quoted text as a substring of the file (line endings
+   aside: the file is searched through its LF view).
+1. ``TRAILING_WHITESPACE``: whole lines equal once trailing blanks are
+   dropped on both sides.
+2. ``INDENTATION``: whole lines equal once stripped, and one ``IndentMap``
+   explains every line's indentation (the block was quoted at another depth
+   or in other units).
+3. ``PUNCTUATION``: as 2, after folding curly quotes, dashes, odd spaces and
+   fullwidth forms to ASCII on both sides.
+4. ``ESCAPES``: passes 0-3 again with one level of backslash escaping
+   removed from the quoted text (reported with the sub-level that matched).
+
+Multi-line text matches whole lines from pass 1 on; a single-line fragment
+(no newline) matches as a substring, with its outer blanks ignored. Each
+line pass searches the file for the longest line key of the quoted text with
+``str.find`` and checks the neighbouring lines around each hit, so its cost
+stays close to one ``str.find`` over the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from enum import IntEnum
+
+from . import indentation, punctuation
+from .document import Document
+from .escapes import unescape
+from .indentation import IndentMap
+
+
+class Level(IntEnum):
+    EXACT = 0
+    TRAILING_WHITESPACE = 1
+    INDENTATION = 2
+    PUNCTUATION = 3
+    ESCAPES = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+@dataclass(frozen=True)
+class Match:
+    """One place the quoted text matched: ``view[start:end]``.
+
+    ``level`` is the pass that matched (never ``ESCAPES``; see ``Located``);
+    ``indent`` is set for whole-line matches from pass 2 on.
+    """
+
+    start: int
+    end: int
+    level: Level
+    indent: IndentMap | None = None
+    fragment: bool = False
+
+
+@dataclass(frozen=True)
+class Located:
+    """Every match of ``old`` at the first level that found any."""
+
+    level: Level
+    matches: tuple[Match, ...]
+    old: str
+    escaped: bool = False
+
+    @property
+    def reported_level(self) -> Level:
+        return Level.ESCAPES if self.escaped else self.level
+
+
+_KEYS: dict[Level, Callable[[str], str]] = {
+    Level.TRAILING_WHITESPACE: str.rstrip,
+    Level.INDENTATION: str.strip,
+    Level.PUNCTUATION: lambda line: punctuation.fold(line).strip(),
+}
+
+
+def locate(doc: Document, old: str) -> Located | None:
+    """All matches of ``old`` at the strictest level that has any, or None."""
+    for level in (Level.EXACT, Level.TRAILING_WHITESPACE, Level.INDENTATION, Level.PUNCTUATION):
+        matches = find(doc, old, level)
+        if matches:
+            return Located(level, tuple(matches), old)
+    unescaped = unescape(old)
+    if unescaped != old and unescaped.strip():
+        located = locate_plain(doc, unescaped)
+        if located:
+            return Located(located.level, located.matches, unescaped, escaped=True)
+    return None
+
+
+def locate_plain(doc: Document, old: str) -> Located | None:
+    """``locate`` without the escapes pass."""
+    for level in (Level.EXACT, Level.TRAILING_WHITESPACE, Level.INDENTATION, Level.PUNCTUATION):
+        matches = find(doc, old, level)
+        if matches:
+            return Located(level, tuple(matches), old)
+    return None
+
+
+def find(doc: Document, old: str, level: Level) -> list[Match]:
+    """Every match of ``old`` at exactly one level, in file order."""
+    if level == Level.EXACT:
+        return [Match(start, start + len(old), level) for start in _occurrences(doc.view, old)]
+    if "\n" not in old:
+        return _find_fragment(doc, old, level)
+    return _find_lines(doc, old, level)
+
+
+def _occurrences(text: str, needle: str, start: int = 0, end: int | None = None) -> Iterator[int]:
+    """Start of every occurrence of ``needle``, overlapping ones included."""
+    end = len(text) if end is None else end
+    pos = text.find(needle, start, end)
+    while pos >= 0:
+        yield pos
+        pos = text.find(needle, pos + 1, end)
+
+
+# -- single-line fragments ------------------------------------------------
+
+
+def _find_fragment(doc: Document, old: str, level: Level) -> list[Match]:
+    if level == Level.TRAILING_WHITESPACE:
+        core = old.strip()
+        if not core or core == old:
+            return []
+        return [Match(s, s + len(core), level, fragment=True) for s in _occurrences(doc.view, core)]
+    if level == Level.PUNCTUATION:
+        core = punctuation.fold(old).strip()
+        if not core or core == old.strip():
+            return []
+        if doc.is_ascii:
+            return [
+                Match(s, s + len(core), level, fragment=True)
+                for s in _occurrences(doc.view, core)
+            ]
+        return list(_fragments_in_folded(doc, core))
+    return []
+
+
+def _fragments_in_folded(doc: Document, core: str) -> Iterator[Match]:
+    """Fragment matches found in the folded view, mapped back to view offsets."""
+    folded = doc.folded
+    line_index = 0
+    counted_to = 0
+    for pos in _occurrences(folded, core):
+        line_index += folded.count("\n", counted_to, pos)
+        counted_to = pos
+        line_start = doc.line_starts[line_index]
+        folded_start = folded.rfind("\n", 0, pos) + 1
+        view_line = doc.view[line_start : doc.line_end(line_start)]
+        span = _unfold_span(view_line, pos - folded_start, pos - folded_start + len(core))
+        if span:
+            yield Match(line_start + span[0], line_start + span[1], Level.PUNCTUATION,
+                        fragment=True)
+
+
+def _unfold_span(line: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of ``line`` whose fold is ``fold(line)[start:end]``, if chars line up."""
+    folded_pos = 0
+    view_start = None
+    for index, char in enumerate(line):
+        if folded_pos == start and view_start is None:
+            view_start = index
+        if folded_pos == end:
+            return (view_start, index) if view_start is not None else None
+        folded_pos += len(punctuation.fold(char))
+    if folded_pos == end and view_start is not None:
+        return view_start, len(line)
+    return None
+
+
+# -- whole lines ------------------------------------------------------------
+
+
+def _find_lines(doc: Document, old: str, level: Level) -> list[Match]:
+    old_lines = old.split("\n")
+    ends_with_newline = old_lines[-1] == ""
+    if ends_with_newline:
+        old_lines.pop()
+    key = _KEYS[level]
+    keys = [key(line) for line in old_lines]
+    anchor_at = max(range(len(keys)), key=lambda i: len(keys[i]))
+    anchor = keys[anchor_at]
+    if not anchor:
+        return []
+    if level == Level.PUNCTUATION and doc.is_ascii and old.isascii():
+        return []
+    folded = level == Level.PUNCTUATION and not doc.is_ascii
+    text = doc.folded if folded else doc.view
+    matches = []
+    for first, spans in _windows(text, anchor, anchor_at, keys, key, count_lines=folded):
+        if folded:
+            spans = _view_spans(doc, first, len(spans))
+        indent = None
+        if level >= Level.INDENTATION:
+            pairs = [
+                (indentation.leading(model), indentation.leading(doc.view[s:e]))
+                for model, (s, e) in zip(old_lines, spans, strict=True)
+                if model.strip()
+            ]
+            indent = indentation.infer(pairs)
+            if indent is None:
+                continue
+        start, end = spans[0][0], spans[-1][1]
+        if ends_with_newline and end < len(doc.view):
+            end += 1
+        matches.append(Match(start, end, level, indent))
+    return matches
+
+
+def _windows(
+    text: str,
+    anchor: str,
+    anchor_at: int,
+    keys: list[str],
+    key: Callable[[str], str],
+    *,
+    count_lines: bool,
+) -> Iterator[tuple[int, list[tuple[int, int]]]]:
+    """Runs of consecutive lines of ``text`` whose keys are ``keys``.
+
+    Yields each line's ``(start, end)`` and, with ``count_lines``, the index
+    of the run's first line (-1 otherwise).
+    """
+    # A final newline ends the last line; it does not start another one.
+    limit = len(text) - 1 if text.endswith("\n") else len(text)
+    line_index = 0
+    counted_to = 0
+    pos = text.find(anchor)
+    while 0 <= pos <= limit:
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        if key(text[start:end]) == anchor:
+            spans = _walk(text, start, end, anchor_at, len(keys), limit)
+            if spans and all(key(text[s:e]) == k for (s, e), k in zip(spans, keys, strict=True)):
+                if not count_lines:
+                    yield -1, spans
+                else:
+                    line_index += text.count("\n", counted_to, start)
+                    counted_to = start
+                    yield line_index - anchor_at, spans
+        pos = text.find(anchor, end + 1)
+
+
+def _walk(
+    text: str, start: int, end: int, before: int, count: int, limit: int
+) -> list[tuple[int, int]] | None:
+    """Spans of ``count`` lines around the line ``[start, end)``, which is number ``before``."""
+    spans = [(start, end)]
+    s = start
+    for _ in range(before):
+        if s == 0:
+            return None
+        e = s - 1
+        s = text.rfind("\n", 0, e) + 1
+        spans.append((s, e))
+    spans.reverse()
+    e = end
+    for _ in range(count - before - 1):
+        if e >= limit:
+            return None
+        s = e + 1
+        e = text.find("\n", s)
+        e = len(text) if e < 0 else e
+        spans.append((s, e))
+    return spans
+
+
+def _view_spans(doc: Document, first: int, count: int) -> list[tuple[int, int]]:
+    starts = doc.line_starts
+    spans = []
+    for index in range(first, first + count):
+        start = starts[index]
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(doc.view)
+        spans.append((start, end))
+    return spans

@@ -1,0 +1,153 @@
+"""What an applied edit did: changed line ranges and a unified diff for the model.
+
+Both are computed from the replacements alone (plus a few lines of context),
+never by diffing whole files, so reporting on a 100k-line file costs about
+as much as the edit itself.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from .document import Document
+from .replacement import Replacement
+
+CONTEXT = 3
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+@dataclass(frozen=True)
+class LineRange:
+    """Lines ``start``..``end`` (1-based, inclusive) of the new text; empty when end < start."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class _Region:
+    replacement: Replacement
+    old_start: int  # 1-based line number in the old text
+    old_lines: list[str]
+    new_start: int
+    new_lines: list[str]
+
+
+def _lines(text: str) -> list[str]:
+    if not text:
+        return []
+    return text.replace("\r\n", "\n").removesuffix("\n").split("\n")
+
+
+def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
+    regions = []
+    shift = 0
+    line = 1
+    counted_to = 0
+    for rep in sorted(replacements, key=lambda r: r.start):
+        line += doc.view.count("\n", counted_to, rep.start)
+        counted_to = rep.start
+        old_lines = _lines(doc.view[rep.start : rep.end])
+        new_lines = _lines(rep.text)
+        regions.append(_Region(rep, line, old_lines, line + shift, new_lines))
+        shift += len(new_lines) - len(old_lines)
+    return regions
+
+
+def changed_ranges(doc: Document, replacements: list[Replacement]) -> list[LineRange]:
+    """The lines of the new text that differ from the old, region by region."""
+    ranges = []
+    for region in _regions(doc, replacements):
+        matcher = difflib.SequenceMatcher(None, region.old_lines, region.new_lines, autojunk=False)
+        for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
+            if tag != "equal":
+                ranges.append(LineRange(region.new_start + j1, region.new_start + j2 - 1))
+    return ranges
+
+
+def unified_diff(doc: Document, replacements: list[Replacement], path: str) -> str:
+    """A unified diff of the replacements with ``CONTEXT`` lines around each hunk."""
+    regions = _regions(doc, replacements)
+    if not regions:
+        return ""
+    groups: list[list[_Region]] = [[regions[0]]]
+    for region in regions[1:]:
+        last = groups[-1][-1]
+        if region.old_start - (last.old_start + len(last.old_lines)) <= 2 * CONTEXT:
+            groups[-1].append(region)
+        else:
+            groups.append([region])
+    out = [f"--- {path}\n", f"+++ {path}\n"]
+    for group in groups:
+        out.extend(_group_diff(doc, group))
+    return "".join(out)
+
+
+def _group_diff(doc: Document, group: list[_Region]) -> list[str]:
+    first, last = group[0], group[-1]
+    before = _lines_before(doc.view, first.replacement.start, CONTEXT)
+    after = _lines_after(doc.view, last.replacement.end, CONTEXT)
+    old_window, new_window = list(before), list(before)
+    cursor = first.old_start
+    for region in group:
+        between = _lines(doc.view[_end_of(group, region, doc) : region.replacement.start])
+        if region is not first:
+            old_window += between
+            new_window += between
+        old_window += region.old_lines
+        new_window += region.new_lines
+        cursor = region.old_start + len(region.old_lines)
+    del cursor
+    old_window += after
+    new_window += after
+    old_offset = first.old_start - len(before) - 1
+    new_offset = first.new_start - len(before) - 1
+    out = []
+    for line in difflib.unified_diff(old_window, new_window, lineterm="", n=CONTEXT):
+        if line.startswith(("---", "+++")):
+            continue
+        match = _HUNK.match(line)
+        if match:
+            a, b, c, d = match.groups()
+            line = f"@@ -{int(a) + old_offset},{b or 1} +{int(c) + new_offset},{d or 1} @@"
+        out.append(line + "\n")
+    return out
+
+
+def _end_of(group: list[_Region], region: _Region, doc: Document) -> int:
+    """View offset where the region before ``region`` in ``group`` ends."""
+    index = group.index(region)
+    if index == 0:
+        return region.replacement.start
+    end = group[index - 1].replacement.end
+    # A region that stops short of its newline leaves that newline out of both.
+    return end + 1 if end < len(doc.view) and doc.view[end] == "\n" else end
+
+
+def _lines_before(view: str, offset: int, count: int) -> list[str]:
+    """Up to ``count`` whole lines ending just before the line start ``offset``."""
+    lines = []
+    end = offset - 1
+    while len(lines) < count and end >= 0:
+        start = view.rfind("\n", 0, end) + 1
+        lines.append(view[start:end])
+        end = start - 1
+    lines.reverse()
+    return lines
+
+
+def _lines_after(view: str, offset: int, count: int) -> list[str]:
+    """Up to ``count`` whole lines starting at or after ``offset`` (a region end)."""
+    if offset < len(view) and view[offset] == "\n":
+        offset += 1
+    elif offset > 0 and view[offset - 1] != "\n":
+        return []
+    lines = []
+    while len(lines) < count and offset < len(view):
+        end = view.find("\n", offset)
+        end = len(view) if end < 0 else end
+        lines.append(view[offset:end])
+        offset = end + 1
+    return lines

@@ -1,0 +1,1 @@
+"""The language server: editor requests in, reviewed WorkspaceEdits out."""
