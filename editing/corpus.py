@@ -76,7 +76,9 @@ def run(case: Case) -> Outcome:
                 path=path,
             )
         elif tool == "multi_edit":
-            edits = [Edit(e["old"], e["new"], e.get("replace_all", False)) for e in request["edits"]]
+            edits = [
+                Edit(e["old"], e["new"], e.get("replace_all", False)) for e in request["edits"]
+            ]
             result = apply_edits(text, edits, path=path)
         else:
             result = check_write(text, request["content"], path=path)

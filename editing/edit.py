@@ -10,8 +10,11 @@ prefixes stripped; then elision), then "already applied" and uniqueness.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
+from typing import NoReturn
 
 from . import elision, line_numbers, matcher, messages, punctuation, report
 from .document import Document
@@ -113,43 +116,60 @@ def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") 
 def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
     old = edit.old.replace("\r\n", "\n")
     new = edit.new.replace("\r\n", "\n")
+    if not old and not doc.original:
+        return _Plan([Replacement(0, 0, new)], Level.EXACT, [])
+    _check_request(old, new, path)
+    located, new, notes = _locate(doc, old, new)
+    if located is None:
+        if not elision.markers(old):
+            _raise_not_found(doc, old, new, path)
+        if edit.replace_all:
+            raise InvalidRequest(messages.ELISION_REPLACE_ALL.format(path=path), path=path)
+        replacements, level = plan_elided(doc, old, new, path)
+        return _Plan(replacements, level, [*notes, messages.ELISION_NOTE])
+
+    matches = _not_yet_applied(doc, located, new, edit.replace_all, path)
+    if len(matches) > 1 and not edit.replace_all:
+        raise Ambiguous(_ambiguous_message(doc, located, matches, path), path=path)
+    new = _match_final_newline(doc, located.old, new, matches)
+    if not new:
+        matches = [_whole_lines(doc, m) for m in matches]
+    level = located.reported_level
+    if level > Level.EXACT:
+        notes.append(messages.LEVEL_NOTES[level.label])
+    replacements = [build(doc, group, located.old, new, path) for group in _by_line(doc, matches)]
+    return _Plan(replacements, level, notes)
+
+
+def _check_request(old: str, new: str, path: str) -> None:
+    """Refuse requests that are wrong whatever the file says."""
     if not old:
-        if doc.original:
-            raise InvalidRequest(messages.EMPTY_OLD.format(path=path), path=path)
-        return _Plan([Replacement(0, 0, new.replace("\n", doc.eol))], Level.EXACT, [])
+        raise InvalidRequest(messages.EMPTY_OLD.format(path=path), path=path)
     if old == new:
         raise NoChange(messages.NO_CHANGE.format(path=path), path=path)
     unpaired = elision.unpaired(old, new)
     if unpaired:
         raise Placeholder(messages.PLACEHOLDER.format(path=path, line=unpaired[0]), path=path)
 
-    notes: list[str] = []
+
+def _locate(doc: Document, old: str, new: str) -> tuple[Located | None, str, list[str]]:
+    """Matches of old, then of old without line-number prefixes.
+
+    Returns the located text, new transformed as old was (prefixes stripped,
+    escapes removed), and notes for the model.
+    """
     located = matcher.locate(doc, old)
+    notes = []
     if located is None:
         stripped = line_numbers.strip_request(old, new)
         if stripped is not None:
             located = matcher.locate(doc, stripped[0])
             if located is not None:
-                old, new = stripped[0], stripped[1]
+                new = stripped[1]
                 notes.append(messages.LINE_NUMBERS_NOTE)
-    if located is None:
-        if elision.markers(old):
-            if edit.replace_all:
-                raise InvalidRequest(messages.ELISION_REPLACE_ALL.format(path=path), path=path)
-            replacements, level = plan_elided(doc, old, new, path)
-            return _Plan(replacements, level, [*notes, messages.ELISION_NOTE])
-        _raise_not_found(doc, old, new, path)
-
-    new = unescape(new) if located.escaped else new
-    matches = _not_yet_applied(doc, located, new, edit.replace_all, path)
-    if len(matches) > 1 and not edit.replace_all:
-        raise Ambiguous(_ambiguous_message(doc, located, matches, path), path=path)
-    new = _match_final_newline(doc, located.old, new, matches)
-    level = located.reported_level
-    if level > Level.EXACT:
-        notes.append(messages.LEVEL_NOTES[level.label])
-    replacements = [build(doc, group, located.old, new, path) for group in _by_line(doc, matches)]
-    return _Plan(replacements, level, notes)
+    if located is not None and located.escapes:
+        new = unescape(new, located.escapes)
+    return located, new, notes
 
 
 def _by_line(doc: Document, matches: list[Match]) -> list[list[Match]]:
@@ -177,6 +197,16 @@ def _match_final_newline(doc: Document, old: str, new: str, matches: Sequence[Ma
         if followed_by_newline:
             return new[:-1]
     return new
+
+
+def _whole_lines(doc: Document, match: Match) -> Match:
+    """A deletion of a line's whole text deletes the line, not just its text."""
+    view = doc.view
+    start = doc.line_start(match.start)
+    whole_start = not view[start : match.start].strip()
+    if whole_start and view.startswith("\n", match.end):
+        return dataclasses.replace(match, start=start, end=match.end + 1)
+    return match
 
 
 def _not_yet_applied(
@@ -218,17 +248,15 @@ def _non_overlapping(matches: list[Match]) -> list[Match]:
 
 def _ambiguous_message(doc: Document, located: Located, matches: list[Match], path: str) -> str:
     lines_each = located.old.rstrip("\n").count("\n")
-    spans = []
-    for m in matches[:20]:
-        first = doc.line_number(m.start)
-        spans.append(messages.line_span(first, first + lines_each))
-    where = ", ".join(spans) + (f", and {len(matches) - 20} more" if len(matches) > 20 else "")
+    firsts = [doc.line_number(m.start) for m in matches[:20]]
+    where = messages.line_spans([(first, first + lines_each) for first in firsts])
+    where += f", and {len(matches) - 20} more" if len(matches) > 20 else ""
     level = located.reported_level
     how = f" ({messages.LEVEL_NOTES[level.label]})" if level > Level.EXACT else ""
     return messages.AMBIGUOUS.format(path=path, count=len(matches), how=how, where=where)
 
 
-def _raise_not_found(doc: Document, old: str, new: str, path: str) -> None:
+def _raise_not_found(doc: Document, old: str, new: str, path: str) -> NoReturn:
     """Raise AlreadyApplied when new is there and old is not, else NotFound with a hint."""
     if _adds_something(old, new):
         located = matcher.locate(doc, new)
@@ -277,7 +305,7 @@ def _without_overlaps(
         ((rep, index) for index, plan in plans for rep in plan.replacements),
         key=lambda item: (item[0].start, item[0].end),
     )
-    for (before, first), (after, second) in zip(tagged, tagged[1:], strict=False):
+    for (before, first), (after, second) in pairwise(tagged):
         if after.start < before.end or (after.start == before.end == after.end):
             line = doc.line_number(after.start)
             raise InvalidRequest(

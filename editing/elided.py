@@ -11,6 +11,7 @@ be unique there. Elided spans far longer than the quoted text are refused.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from . import elision, indentation, matcher, messages
 from .document import Document
@@ -47,10 +48,12 @@ def plan_elided(doc: Document, old: str, new: str, path: str) -> tuple[list[Repl
             path=path,
         )
     if len(chains) > 1:
-        where = ", ".join(f"line {doc.line_number(chain[0].start)}" for chain in chains)
+        firsts = [doc.line_number(chain[0].start) for chain in chains]
+        where = messages.line_spans([(first, first) for first in firsts])
         raise Ambiguous(
-            messages.AMBIGUOUS.format(path=path, count=len(chains), how="", where=where)
-            .replace(", or set replace_all to change every one", ""),
+            messages.AMBIGUOUS.format(path=path, count=len(chains), how="", where=where).replace(
+                ", or set replace_all to change every one", ""
+            ),
             path=path,
         )
     chain = chains[0]
@@ -58,7 +61,7 @@ def plan_elided(doc: Document, old: str, new: str, path: str) -> tuple[list[Repl
     replacements = []
     for segment, found, match in zip(segments, located, chain, strict=True):
         assert found is not None
-        seg_new = unescape(segment.new) if found.escaped else segment.new
+        seg_new = unescape(segment.new, found.escapes) if found.escapes else segment.new
         if found.old.endswith("\n") and seg_new and not seg_new.endswith("\n"):
             seg_new += "\n"
         replacements.append(build(doc, [match], found.old, seg_new, path))
@@ -69,7 +72,7 @@ def plan_elided(doc: Document, old: str, new: str, path: str) -> tuple[list[Repl
 def _segments(old: str, new: str, path: str) -> list[_Segment]:
     old_parts, old_markers = elision.split(old)
     new_parts, new_markers = elision.split(new)
-    if len(new_markers) < len(old_markers):
+    if len(new_markers) != len(old_markers):
         raise InvalidRequest(
             messages.ELISION_DROPPED.format(path=path, line=old_markers[0].strip()), path=path
         )
@@ -82,8 +85,9 @@ def _segments(old: str, new: str, path: str) -> list[_Segment]:
         if new_part.strip():
             edge = "start" if index == 0 else "end" if index == len(old_parts) - 1 else "middle"
             line = (old_markers[0] if index == 0 else old_markers[index - 1]).strip()
-            raise InvalidRequest(messages.ELISION_EDGE.format(path=path, line=line, edge=edge),
-                                 path=path)
+            raise InvalidRequest(
+                messages.ELISION_EDGE.format(path=path, line=line, edge=edge), path=path
+            )
     if not segments:
         raise InvalidRequest(
             f"Edit not applied to {path}: old is only elision lines. Quote real lines.",
@@ -105,13 +109,17 @@ def _chain(
         previous = chain[-1]
         limit = _block_end(doc, previous, segment.marker_before or "")
         candidates = [
-            m for m in found.matches
-            if previous.end <= m.start <= limit and not doc.view[doc.line_start(m.start) : m.start].strip()
+            m for m in found.matches if previous.end <= m.start <= limit and _starts_line(doc, m)
         ]
         if len(candidates) != 1:
             return None
         chain.append(candidates[0])
     return chain
+
+
+def _starts_line(doc: Document, match: Match) -> bool:
+    """Whether only indentation precedes the match on its line."""
+    return not doc.view[doc.line_start(match.start) : match.start].strip()
 
 
 def _block_end(doc: Document, previous: Match, marker: str) -> int:
@@ -139,7 +147,7 @@ def _check_gap(doc: Document, chain: list[Match], old: str, path: str) -> None:
     quoted = sum(1 for line in old.split("\n") if line.strip() and not elision.is_marker(line))
     gap = 0
     first_gap = last_gap = 0
-    for before, after in zip(chain, chain[1:], strict=False):
+    for before, after in pairwise(chain):
         first = doc.line_number(before.end) + (0 if doc.view[before.end - 1] == "\n" else 1)
         last = doc.line_number(after.start) - 1
         if last >= first:

@@ -72,10 +72,18 @@ def _is_python_stub(lines: list[str], index: int) -> bool:
     return False
 
 
-def markers(text: str) -> list[int]:
-    """Indexes of the elision lines of ``text`` (Python stubs excluded)."""
+def markers(text: str, *, stubs: bool = True) -> list[int]:
+    """Indexes of the elision lines of ``text``.
+
+    With ``stubs=False`` a bare ``...`` that reads as a Python stub body is
+    left out: in new text it is code, not an omission.
+    """
     lines = text.split("\n")
-    return [i for i, line in enumerate(lines) if is_marker(line) and not _is_python_stub(lines, i)]
+    return [
+        i
+        for i, line in enumerate(lines)
+        if is_marker(line) and (stubs or not _is_python_stub(lines, i))
+    ]
 
 
 def unpaired(old: str, new: str) -> list[str]:
@@ -85,9 +93,8 @@ def unpaired(old: str, new: str) -> list[str]:
     beyond ``old``'s count are unpaired.
     """
     new_lines = new.split("\n")
-    new_markers = markers(new)
-    extra = new_markers[len(markers(old)) :]
-    return [new_lines[i].strip() for i in extra]
+    extra = markers(new)[len(markers(old)) :]
+    return [new_lines[i].strip() for i in extra if not _is_python_stub(new_lines, i)]
 
 
 def split(text: str) -> tuple[list[str], list[str]]:

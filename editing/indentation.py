@@ -104,8 +104,9 @@ def _infer_units(pairs: list[tuple[str, str]]) -> IndentMap | None:
                 shifts.add(len(f) // len(file_unit) - len(m) // len(model_unit))
             else:
                 if len(shifts) == 1:
-                    found.append(IndentMap(model_unit=model_unit, file_unit=file_unit,
-                                           shift=shifts.pop()))
+                    found.append(
+                        IndentMap(model_unit=model_unit, file_unit=file_unit, shift=shifts.pop())
+                    )
     if not found:
         return None
     # Prefer a plain change of units over one that also shifts levels.

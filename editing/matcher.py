@@ -30,7 +30,7 @@ from enum import IntEnum
 
 from . import indentation, punctuation
 from .document import Document
-from .escapes import unescape
+from .escapes import Variant, unescape
 from .indentation import IndentMap
 
 
@@ -63,16 +63,20 @@ class Match:
 
 @dataclass(frozen=True)
 class Located:
-    """Every match of ``old`` at the first level that found any."""
+    """Every match of ``old`` at the first level that found any.
+
+    ``old`` is the text as matched: unescaped with ``escapes`` when that
+    variant was needed (the caller unescapes new text the same way).
+    """
 
     level: Level
     matches: tuple[Match, ...]
     old: str
-    escaped: bool = False
+    escapes: Variant | None = None
 
     @property
     def reported_level(self) -> Level:
-        return Level.ESCAPES if self.escaped else self.level
+        return Level.ESCAPES if self.escapes else self.level
 
 
 _KEYS: dict[Level, Callable[[str], str]] = {
@@ -82,23 +86,28 @@ _KEYS: dict[Level, Callable[[str], str]] = {
 }
 
 
+_PLAIN_LEVELS = (Level.EXACT, Level.TRAILING_WHITESPACE, Level.INDENTATION, Level.PUNCTUATION)
+
+
 def locate(doc: Document, old: str) -> Located | None:
     """All matches of ``old`` at the strictest level that has any, or None."""
-    for level in (Level.EXACT, Level.TRAILING_WHITESPACE, Level.INDENTATION, Level.PUNCTUATION):
-        matches = find(doc, old, level)
-        if matches:
-            return Located(level, tuple(matches), old)
-    unescaped = unescape(old)
-    if unescaped != old and unescaped.strip():
-        located = locate_plain(doc, unescaped)
+    located = _locate_plain(doc, old)
+    if located:
+        return located
+    tried = {old}
+    for variant in Variant:
+        unescaped = unescape(old, variant)
+        if unescaped in tried or not unescaped.strip():
+            continue
+        tried.add(unescaped)
+        located = _locate_plain(doc, unescaped)
         if located:
-            return Located(located.level, located.matches, unescaped, escaped=True)
+            return Located(located.level, located.matches, unescaped, variant)
     return None
 
 
-def locate_plain(doc: Document, old: str) -> Located | None:
-    """``locate`` without the escapes pass."""
-    for level in (Level.EXACT, Level.TRAILING_WHITESPACE, Level.INDENTATION, Level.PUNCTUATION):
+def _locate_plain(doc: Document, old: str) -> Located | None:
+    for level in _PLAIN_LEVELS:
         matches = find(doc, old, level)
         if matches:
             return Located(level, tuple(matches), old)
@@ -108,7 +117,7 @@ def locate_plain(doc: Document, old: str) -> Located | None:
 def find(doc: Document, old: str, level: Level) -> list[Match]:
     """Every match of ``old`` at exactly one level, in file order."""
     if level == Level.EXACT:
-        return [Match(start, start + len(old), level) for start in _occurrences(doc.view, old)]
+        return _find_exact(doc, old)
     if "\n" not in old:
         return _find_fragment(doc, old, level)
     return _find_lines(doc, old, level)
@@ -121,6 +130,20 @@ def _occurrences(text: str, needle: str, start: int = 0, end: int | None = None)
     while pos >= 0:
         yield pos
         pos = text.find(needle, pos + 1, end)
+
+
+def _find_exact(doc: Document, old: str) -> list[Match]:
+    """Substring matches; for indented old text, those at a line start win.
+
+    ``    return x`` is one line of the file when the file has it at that
+    depth, even though it is also the tail of a deeper ``        return x``.
+    """
+    view = doc.view
+    starts = list(_occurrences(view, old))
+    if len(starts) > 1 and old[0] in " \t":
+        at_line_start = [s for s in starts if s == 0 or view[s - 1] == "\n"]
+        starts = at_line_start or starts
+    return [Match(start, start + len(old), Level.EXACT) for start in starts]
 
 
 # -- single-line fragments ------------------------------------------------
@@ -138,8 +161,7 @@ def _find_fragment(doc: Document, old: str, level: Level) -> list[Match]:
             return []
         if doc.is_ascii:
             return [
-                Match(s, s + len(core), level, fragment=True)
-                for s in _occurrences(doc.view, core)
+                Match(s, s + len(core), level, fragment=True) for s in _occurrences(doc.view, core)
             ]
         return list(_fragments_in_folded(doc, core))
     return []
@@ -158,8 +180,9 @@ def _fragments_in_folded(doc: Document, core: str) -> Iterator[Match]:
         view_line = doc.view[line_start : doc.line_end(line_start)]
         span = _unfold_span(view_line, pos - folded_start, pos - folded_start + len(core))
         if span:
-            yield Match(line_start + span[0], line_start + span[1], Level.PUNCTUATION,
-                        fragment=True)
+            yield Match(
+                line_start + span[0], line_start + span[1], Level.PUNCTUATION, fragment=True
+            )
 
 
 def _unfold_span(line: str, start: int, end: int) -> tuple[int, int] | None:
@@ -196,9 +219,8 @@ def _find_lines(doc: Document, old: str, level: Level) -> list[Match]:
     folded = level == Level.PUNCTUATION and not doc.is_ascii
     text = doc.folded if folded else doc.view
     matches = []
-    for first, spans in _windows(text, anchor, anchor_at, keys, key, count_lines=folded):
-        if folded:
-            spans = _view_spans(doc, first, len(spans))
+    for first, found_spans in _windows(text, anchor, anchor_at, keys, key, count_lines=folded):
+        spans = _view_spans(doc, first, len(found_spans)) if folded else found_spans
         indent = None
         if level >= Level.INDENTATION:
             pairs = [
@@ -240,7 +262,7 @@ def _windows(
         end = text.find("\n", pos)
         end = len(text) if end < 0 else end
         if key(text[start:end]) == anchor:
-            spans = _walk(text, start, end, anchor_at, len(keys), limit)
+            spans = _walk(text, (start, end), anchor_at, len(keys), limit)
             if spans and all(key(text[s:e]) == k for (s, e), k in zip(spans, keys, strict=True)):
                 if not count_lines:
                     yield -1, spans
@@ -252,10 +274,11 @@ def _windows(
 
 
 def _walk(
-    text: str, start: int, end: int, before: int, count: int, limit: int
+    text: str, line: tuple[int, int], before: int, count: int, limit: int
 ) -> list[tuple[int, int]] | None:
-    """Spans of ``count`` lines around the line ``[start, end)``, which is number ``before``."""
-    spans = [(start, end)]
+    """Spans of ``count`` lines around the line span ``line``, which is number ``before``."""
+    start, end = line
+    spans = [line]
     s = start
     for _ in range(before):
         if s == 0:

@@ -58,9 +58,9 @@ OVERLAP = (
     "edit, or make each touch separate lines. No edit was applied."
 )
 ELISION_DROPPED = (
-    "Edit not applied to {path}: old uses {line!r} for lines left out, but new does "
-    "not, so it is unclear what becomes of those lines. Keep the same elision line in "
-    "new, or quote the lines in full."
+    "Edit not applied to {path}: old uses {line!r} for lines left out, but new does not "
+    "have the same elision lines, so it is unclear what becomes of those lines. Keep "
+    "each elision line of old in new, or quote the lines in full."
 )
 ELISION_EDGE = (
     "Edit not applied to {path}: new adds text beyond the elision line {line!r} at the "
@@ -113,6 +113,13 @@ APPLIED = "Edited {path}: {what}{how}."
 
 def line_span(first: int, last: int) -> str:
     return f"line {first}" if first == last else f"lines {first}-{last}"
+
+
+def line_spans(spans: Sequence[tuple[int, int]]) -> str:
+    """``lines 3-4, 9-10`` for several places, ``line 3`` for one."""
+    if len(spans) == 1:
+        return line_span(*spans[0])
+    return "lines " + ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
 def numbered(first: int, lines: Sequence[str]) -> str:

@@ -32,13 +32,15 @@ _DASHES = {
 _SPACES = {
     **{chr(c): " " for c in range(0x2000, 0x200B)},
     "\u00a0": " ", "\u202f": " ", "\u205f": " ", "\u3000": " ",
-    "\u200b": "", "\u200c": "", "\u200d": "", "\u2060": "",
+    "\u200b": "", "\u200c": "", "\u200d": "", "\u2060": "", "\ufeff": "",
 }  # fmt: skip
 _OTHER = {
     "\u2026": "...",
     # Fullwidth ASCII (what NFKC does for the forms block), minus the quote
     # and dash entries above.
-    **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F) if chr(c) not in "\uff02\uff07\uff0d"},
+    **{
+        chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F) if chr(c) not in "\uff02\uff07\uff0d"
+    },
 }
 
 FOLD: dict[str, str] = {**_QUOTES, **_DASHES, **_SPACES, **_OTHER}

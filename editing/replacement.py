@@ -90,9 +90,7 @@ def _split(text: str) -> tuple[list[str], bool]:
     return lines, False
 
 
-def build(
-    doc: Document, matches: Sequence[Match], old: str, new: str, path: str
-) -> Replacement:
+def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str) -> Replacement:
     """The replacement for ``matches`` of ``old`` by ``new`` (both as the model meant them).
 
     ``matches`` are the matches that share lines (replace_all can find two on
@@ -109,7 +107,7 @@ def build(
 
     indent = first.indent
     if first.level == Level.EXACT or first.fragment:
-        model_old, model_new = _splice(view, start, end, matches, old, new)
+        model_old, model_new = _splice(view, (start, end), matches, old, new)
         reindent_first = first.start == start
         prefix = view[start : first.start]
         if indent is None and len(matches) == 1 and "\n" not in old and not prefix.strip():
@@ -164,9 +162,10 @@ def _eol_near(file_lines: list[Line], at: int, i1: int, i2: int, doc: Document) 
 
 
 def _splice(
-    view: str, start: int, end: int, matches: Sequence[Match], old: str, new: str
+    view: str, region: tuple[int, int], matches: Sequence[Match], old: str, new: str
 ) -> tuple[str, str]:
     """Whole-line old and new text for matches that start or end inside lines."""
+    start, end = region
     if matches[0].fragment:
         old_piece, new_piece = old.strip(), _fragment_new(old, new)
     else:

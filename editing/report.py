@@ -90,16 +90,13 @@ def _group_diff(doc: Document, group: list[_Region]) -> list[str]:
     before = _lines_before(doc.view, first.replacement.start, CONTEXT)
     after = _lines_after(doc.view, last.replacement.end, CONTEXT)
     old_window, new_window = list(before), list(before)
-    cursor = first.old_start
-    for region in group:
-        between = _lines(doc.view[_end_of(group, region, doc) : region.replacement.start])
-        if region is not first:
+    for previous, region in zip([None, *group], group, strict=False):
+        if previous is not None:
+            between = _lines(doc.view[_line_after(doc, previous) : region.replacement.start])
             old_window += between
             new_window += between
         old_window += region.old_lines
         new_window += region.new_lines
-        cursor = region.old_start + len(region.old_lines)
-    del cursor
     old_window += after
     new_window += after
     old_offset = first.old_start - len(before) - 1
@@ -111,19 +108,16 @@ def _group_diff(doc: Document, group: list[_Region]) -> list[str]:
         match = _HUNK.match(line)
         if match:
             a, b, c, d = match.groups()
-            line = f"@@ -{int(a) + old_offset},{b or 1} +{int(c) + new_offset},{d or 1} @@"
-        out.append(line + "\n")
+            out.append(f"@@ -{int(a) + old_offset},{b or 1} +{int(c) + new_offset},{d or 1} @@\n")
+        else:
+            out.append(line + "\n")
     return out
 
 
-def _end_of(group: list[_Region], region: _Region, doc: Document) -> int:
-    """View offset where the region before ``region`` in ``group`` ends."""
-    index = group.index(region)
-    if index == 0:
-        return region.replacement.start
-    end = group[index - 1].replacement.end
-    # A region that stops short of its newline leaves that newline out of both.
-    return end + 1 if end < len(doc.view) and doc.view[end] == "\n" else end
+def _line_after(doc: Document, region: _Region) -> int:
+    """View offset of the line after ``region`` (regions may stop short of their newline)."""
+    end = region.replacement.end
+    return end + 1 if doc.view.startswith("\n", end) else end
 
 
 def _lines_before(view: str, offset: int, count: int) -> list[str]:

@@ -57,7 +57,7 @@ def check_write(text: str | None, content: str, *, path: str = "file") -> WriteR
 def _refuse_placeholders(old_lines: list[str], content: str, path: str) -> None:
     existing = {line.strip() for line in old_lines}
     lines = content.split("\n")
-    for index in elision.markers(content):
+    for index in elision.markers(content, stubs=False):
         if lines[index].strip() not in existing:
             raise Placeholder(
                 messages.PLACEHOLDER_WRITE.format(path=path, line=lines[index].strip()),
@@ -69,8 +69,7 @@ def _refuse_placeholders(old_lines: list[str], content: str, path: str) -> None:
 def _refuse_destruction(old_lines: list[str], new_lines: list[str], path: str) -> None:
     total = len(old_lines)
     if total > MAX_LINES:
-        raise DestructiveWrite(messages.DESTRUCTIVE_LARGE.format(path=path, total=total),
-                               path=path)
+        raise DestructiveWrite(messages.DESTRUCTIVE_LARGE.format(path=path, total=total), path=path)
     if _is_truncated_copy(old_lines, new_lines):
         raise DestructiveWrite(
             messages.DESTRUCTIVE_TRUNCATED.format(path=path, kept=len(new_lines), total=total),
