@@ -42,7 +42,8 @@ class Document:
 
     @cached_property
     def _crlf_count(self) -> int:
-        return self.original.count("\r\n")
+        # Counting a two-character needle is slow; most files have no CR at all.
+        return self.original.count("\r\n") if "\r" in self.original else 0
 
     @cached_property
     def _crlf_positions(self) -> list[int]:
@@ -97,21 +98,30 @@ class Document:
         """1-based number of the line holding ``offset``."""
         return self.view.count("\n", 0, offset) + 1
 
-    def lines_between(self, start: int, end: int) -> list[Line]:
-        """The lines of ``view[start:end]`` with their original endings.
+    def whole_lines(self, start: int, end: int, *, ends_line: bool) -> tuple[int, int]:
+        """The span of the whole lines holding ``view[start:end]``.
 
-        ``start`` must be a line start; the last line has no ending when
-        ``end`` is not just past a newline.
+        It ends after the last line's newline when ``ends_line`` (the text
+        included it), else at the end of that line's text.
         """
+        return self.line_start(start), end if ends_line else self.line_end(end)
+
+    def lines_between(self, start: int, end: int, *, ends_line: bool) -> list[Line]:
+        """The lines of the whole-line span ``view[start:end]``, with their endings.
+
+        ``ends_line`` says whether the span ends after a newline; otherwise its
+        last line (possibly empty) has no ending.
+        """
+        parts = self.view[start:end].split("\n")
+        if ends_line:
+            parts.pop()
         lines = []
         pos = start
-        while pos < end:
-            nl = self.view.find("\n", pos, end)
-            if nl < 0:
-                lines.append(Line(self.view[pos:end], ""))
-                break
-            lines.append(Line(self.view[pos:nl], self.eol_at(nl)))
-            pos = nl + 1
+        for index, part in enumerate(parts):
+            pos += len(part)
+            has_eol = ends_line or index < len(parts) - 1
+            lines.append(Line(part, self.eol_at(pos) if has_eol else ""))
+            pos += 1
         return lines
 
     @cached_property

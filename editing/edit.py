@@ -69,6 +69,7 @@ class _Plan:
     replacements: list[Replacement]
     level: Level
     notes: list[str]
+    occurrences: int
 
 
 def apply_edit(
@@ -102,13 +103,14 @@ def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") 
     if new_text == text:
         raise NoChange(messages.NO_CHANGE_IN_FILE_TERMS.format(path=path), path=path)
     notes = list(dict.fromkeys(note for _, plan in plans for note in plan.notes))
+    changed, diff = report.describe(doc, replacements, path)
     return EditResult(
         path=path,
         text=new_text,
         level=max(plan.level for _, plan in plans),
-        replaced=len(replacements),
-        changed=tuple(report.changed_ranges(doc, replacements)),
-        diff=report.unified_diff(doc, replacements, path),
+        replaced=sum(plan.occurrences for _, plan in plans),
+        changed=tuple(changed),
+        diff=diff,
         notes=tuple(notes),
     )
 
@@ -117,16 +119,11 @@ def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
     old = edit.old.replace("\r\n", "\n")
     new = edit.new.replace("\r\n", "\n")
     if not old and not doc.original:
-        return _Plan([Replacement(0, 0, new)], Level.EXACT, [])
+        return _Plan([Replacement(0, 0, new)], Level.EXACT, [], 1)
     _check_request(old, new, path)
     located, new, notes = _locate(doc, old, new)
     if located is None:
-        if not elision.markers(old):
-            _raise_not_found(doc, old, new, path)
-        if edit.replace_all:
-            raise InvalidRequest(messages.ELISION_REPLACE_ALL.format(path=path), path=path)
-        replacements, level = plan_elided(doc, old, new, path)
-        return _Plan(replacements, level, [*notes, messages.ELISION_NOTE])
+        return _plan_unmatched(doc, old, new, edit, path)
 
     matches = _not_yet_applied(doc, located, new, edit.replace_all, path)
     if len(matches) > 1 and not edit.replace_all:
@@ -138,7 +135,22 @@ def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
     if level > Level.EXACT:
         notes.append(messages.LEVEL_NOTES[level.label])
     replacements = [build(doc, group, located.old, new, path) for group in _by_line(doc, matches)]
-    return _Plan(replacements, level, notes)
+    return _Plan(replacements, level, notes, len(matches))
+
+
+def _plan_unmatched(doc: Document, old: str, new: str, edit: Edit, path: str) -> _Plan:
+    """Old as a whole is nowhere: it may elide lines; else it was applied or is wrong."""
+    notes = []
+    stripped = line_numbers.strip_request(old, new)
+    if stripped is not None and elision.markers(stripped[0]):
+        old, new = stripped[0], stripped[1]
+        notes.append(messages.LINE_NUMBERS_NOTE)
+    if not elision.markers(old):
+        _raise_not_found(doc, old, new, path)
+    if edit.replace_all:
+        raise InvalidRequest(messages.ELISION_REPLACE_ALL.format(path=path), path=path)
+    replacements, level = plan_elided(doc, old, new, path)
+    return _Plan(replacements, level, [*notes, messages.ELISION_NOTE], 1)
 
 
 def _check_request(old: str, new: str, path: str) -> None:
@@ -181,8 +193,7 @@ def _by_line(doc: Document, matches: list[Match]) -> list[list[Match]]:
             groups[-1].append(match)
         else:
             groups.append([match])
-        ends_line = match.end > match.start and doc.view[match.end - 1] == "\n"
-        group_end = match.end if ends_line else doc.line_end(match.end) + 1
+        group_end = match.end if match.ends_line else doc.line_end(match.end) + 1
     return groups
 
 
@@ -204,8 +215,8 @@ def _whole_lines(doc: Document, match: Match) -> Match:
     view = doc.view
     start = doc.line_start(match.start)
     whole_start = not view[start : match.start].strip()
-    if whole_start and view.startswith("\n", match.end):
-        return dataclasses.replace(match, start=start, end=match.end + 1)
+    if whole_start and not match.ends_line and view.startswith("\n", match.end):
+        return dataclasses.replace(match, start=start, end=match.end + 1, ends_line=True)
     return match
 
 
@@ -218,7 +229,7 @@ def _not_yet_applied(
     inside it; applying would give ``x + 1 + 1``.
     """
     matches = list(located.matches)
-    if _compact(located.old) not in _compact(new):
+    if not new.strip() or _compact(located.old) not in _compact(new):
         return _non_overlapping(matches) if replace_all else matches
     copies = matcher.find(doc, new, located.level)
     inside = [m for m in matches if any(c.start <= m.start and m.end <= c.end for c in copies)]

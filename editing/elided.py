@@ -36,10 +36,19 @@ def plan_elided(doc: Document, old: str, new: str, path: str) -> tuple[list[Repl
     segments = _segments(old, new, path)
     located = [matcher.locate(doc, segment.old) for segment in segments]
     chains = []
+    ambiguous_at = None
     for start in located[0].matches if located[0] else ():
         chain = _chain(doc, start, segments, located)
-        if chain:
+        if isinstance(chain, int):
+            ambiguous_at = chain
+        elif chain:
             chains.append(chain)
+    if not chains and ambiguous_at is not None:
+        raise Ambiguous(
+            messages.ELISION_AMBIGUOUS.format(path=path, line=ambiguous_at),
+            path=path,
+            line=ambiguous_at,
+        )
     if not chains:
         raise NotFound(
             messages.NOT_FOUND.format(path=path)
@@ -100,8 +109,12 @@ def _segments(old: str, new: str, path: str) -> list[_Segment]:
 
 def _chain(
     doc: Document, start: Match, segments: list[_Segment], located: list[Located | None]
-) -> list[Match] | None:
-    """The unique continuation of ``start`` through every later segment, if any."""
+) -> list[Match] | int | None:
+    """The unique continuation of ``start`` through every later segment.
+
+    None when a segment is missing from its block; the line number of the
+    block's start when a segment occurs in it more than once.
+    """
     chain = [start]
     for segment, found in zip(segments[1:], located[1:], strict=True):
         if found is None:
@@ -111,7 +124,9 @@ def _chain(
         candidates = [
             m for m in found.matches if previous.end <= m.start <= limit and _starts_line(doc, m)
         ]
-        if len(candidates) != 1:
+        if len(candidates) > 1:
+            return doc.line_number(previous.start)
+        if not candidates:
             return None
         chain.append(candidates[0])
     return chain
@@ -131,8 +146,7 @@ def _block_end(doc: Document, previous: Match, marker: str) -> int:
     view = doc.view
     if width == 0:
         return len(view)
-    at_line_start = previous.end == 0 or view[previous.end - 1] == "\n"
-    pos = previous.end if at_line_start else doc.line_end(previous.end) + 1
+    pos = previous.end if previous.ends_line else doc.line_end(previous.end) + 1
     while pos < len(view):
         end = view.find("\n", pos)
         end = len(view) if end < 0 else end
@@ -148,7 +162,7 @@ def _check_gap(doc: Document, chain: list[Match], old: str, path: str) -> None:
     gap = 0
     first_gap = last_gap = 0
     for before, after in pairwise(chain):
-        first = doc.line_number(before.end) + (0 if doc.view[before.end - 1] == "\n" else 1)
+        first = doc.line_number(before.end) + (0 if before.ends_line else 1)
         last = doc.line_number(after.start) - 1
         if last >= first:
             gap += last - first + 1

@@ -21,8 +21,12 @@ VERDICTS = ("correct", "missed", "corrupt", "skipped")
 _DIFF_LINES = 12
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m editing.eval", description=__doc__)
+def main(argv: list[str] | None = None, prog: str = "python -m editing.eval") -> int:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Score the edit engine on a corpus of edit cases (one JSON file each).",
+        epilog="Exits 1 when any result is corrupt (with --strict, also when any is missed).",
+    )
     parser.add_argument("directory", type=Path, help="folder of case files (*.json)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every outcome here")
     parser.add_argument("--strict", action="store_true", help="also fail on missed cases")

@@ -14,7 +14,7 @@ from rapidfuzz import fuzz, process
 
 from .document import Document
 
-_PROBES = 4  # quoted lines looked up on their own
+_PROBES = 2  # quoted lines looked up on their own (the longest)
 _HITS = 5  # best file lines kept per probe
 
 

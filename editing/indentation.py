@@ -63,15 +63,13 @@ def infer(pairs: list[tuple[str, str]]) -> IndentMap | None:
     if all(model == file for model, file in pairs):
         return IndentMap()
     offset = _infer_offset(pairs)
-    mixed_units = _kind(m for m, _ in pairs) != _kind(f for _, f in pairs)
-    if offset is not None and not mixed_units:
+    model_chars = {c for m, _ in pairs for c in m}
+    file_chars = {c for _, f in pairs for c in f}
+    # Tabs on one side and spaces on the other: a change of units, not an offset.
+    other_units = bool(model_chars and file_chars and model_chars != file_chars)
+    if offset is not None and not other_units:
         return offset
     return _infer_units(pairs) or offset
-
-
-def _kind(indents) -> str:
-    chars = set("".join(indents))
-    return "".join(sorted(chars))
 
 
 def _infer_offset(pairs: list[tuple[str, str]]) -> IndentMap | None:
@@ -88,9 +86,9 @@ def _infer_offset(pairs: list[tuple[str, str]]) -> IndentMap | None:
 def _infer_units(pairs: list[tuple[str, str]]) -> IndentMap | None:
     model_chars = {c for m, _ in pairs for c in m}
     file_chars = {c for _, f in pairs for c in f}
-    if len(model_chars) > 1 or len(file_chars) > 1:
+    if len(model_chars) != 1 or len(file_chars) > 1:
         return None
-    model_char = next(iter(model_chars), " ")
+    model_char = next(iter(model_chars))
     file_char = next(iter(file_chars), " ")
     model_units = ["\t"] if model_char == "\t" else [" " * w for w in _WIDTHS]
     file_units = ["\t"] if file_char == "\t" else [" " * w for w in _WIDTHS]

@@ -91,7 +91,7 @@ def strip_request(old: str, new: str) -> tuple[str, str, Style] | None:
     if style is None:
         return None
     stripped_old = strip(old, style, every_line=True)
-    if stripped_old is None:
+    if stripped_old is None or not stripped_old.strip():
         return None
     stripped_new = strip(new, style, every_line=True)
     if stripped_new is None:

@@ -59,6 +59,7 @@ class Match:
     level: Level
     indent: IndentMap | None = None
     fragment: bool = False
+    ends_line: bool = False  # the match includes the newline ending its last line
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,8 @@ def _find_exact(doc: Document, old: str) -> list[Match]:
     if len(starts) > 1 and old[0] in " \t":
         at_line_start = [s for s in starts if s == 0 or view[s - 1] == "\n"]
         starts = at_line_start or starts
-    return [Match(start, start + len(old), Level.EXACT) for start in starts]
+    ends_line = old.endswith("\n")
+    return [Match(start, start + len(old), Level.EXACT, ends_line=ends_line) for start in starts]
 
 
 # -- single-line fragments ------------------------------------------------
@@ -232,9 +234,8 @@ def _find_lines(doc: Document, old: str, level: Level) -> list[Match]:
             if indent is None:
                 continue
         start, end = spans[0][0], spans[-1][1]
-        if ends_with_newline and end < len(doc.view):
-            end += 1
-        matches.append(Match(start, end, level, indent))
+        ends_line = ends_with_newline and end < len(doc.view)
+        matches.append(Match(start, end + ends_line, level, indent, ends_line=ends_line))
     return matches
 
 

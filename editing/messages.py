@@ -71,6 +71,11 @@ ELISION_GAP = (
     "(lines {first}-{last}), far more than the {quoted} lines quoted. Quote the lines "
     "you change as separate edits instead of eliding so much."
 )
+ELISION_AMBIGUOUS = (
+    "Edit not applied to {path}: the text after an elision line occurs more than once in "
+    "the block from line {line}, so which lines the elision stands for is unclear. Quote "
+    "more lines after the elision line, or quote the text in full."
+)
 ELISION_REPLACE_ALL = (
     "Edit not applied to {path}: replace_all cannot be combined with elision lines in "
     "old. Quote the text in full, or send one edit per place."

@@ -39,7 +39,7 @@ class Replacement:
 class _Drift:
     """What the model changed when it copied ``old``, learnt from the matched lines."""
 
-    added_trailing: set[str] = field(default_factory=set)
+    adds_trailing: bool = False
     punctuation: dict[str, str] = field(default_factory=dict)
     kept: set[str] = field(default_factory=set)
     families: set[punctuation.Family] = field(default_factory=set)
@@ -47,9 +47,8 @@ class _Drift:
     def learn(self, model: str, file: str, level: Level) -> None:
         if not model.strip():
             return
-        model_trail = model[len(model.rstrip()) :]
-        if model_trail and not file[len(file.rstrip()) :]:
-            self.added_trailing.add(model_trail)
+        if model != model.rstrip() and file == file.rstrip():
+            self.adds_trailing = True
         if level < Level.PUNCTUATION:
             return
         for model_piece, file_piece in punctuation.align(model.strip(), file.strip()) or []:
@@ -98,22 +97,26 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
     """
     view = doc.view
     first, last = matches[0], matches[-1]
-    start = doc.line_start(first.start)
-    if last.end > last.start and view[last.end - 1] == "\n":
-        end = last.end
-    else:
-        end = doc.line_end(last.end)
-    file_lines = doc.lines_between(start, end)
+    start, end = doc.whole_lines(first.start, last.end, ends_line=last.ends_line)
+    file_lines = doc.lines_between(start, end, ends_line=last.ends_line)
 
     indent = first.indent
     if first.level == Level.EXACT or first.fragment:
         model_old, model_new = _splice(view, (start, end), matches, old, new)
-        reindent_first = first.start == start
+        # A fragment's first line was placed after the file's own text already.
+        reindent_first = first.start == start and not first.fragment
         prefix = view[start : first.start]
-        if indent is None and len(matches) == 1 and "\n" not in old and not prefix.strip():
-            indent = indentation.infer(
-                [(indentation.leading(old), indentation.leading(file_lines[0].text))]
-            )
+        file_indent = indentation.leading(file_lines[0].text)
+        if (
+            indent is None
+            and len(matches) == 1
+            and "\n" not in old.rstrip("\n")
+            and old.strip()
+            and prefix + indentation.leading(old) == file_indent
+        ):
+            # One whole line quoted from its indentation on: new lines after the
+            # first follow the file's indentation of that line.
+            indent = indentation.infer([(indentation.leading(old), file_indent)])
     else:
         model_old, model_new, reindent_first = old, new, True
 
@@ -126,6 +129,10 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
     if first.level > Level.EXACT:
         for model_line, file_line in zip(old_lines, file_lines, strict=True):
             drift.learn(model_line, file_line.text, first.level)
+    if first.fragment:
+        # The fragment's own blanks were stripped before matching; learn from them.
+        trail = old[len(old.rstrip()) :]
+        drift.adds_trailing = bool(trail) and not view.startswith(trail, last.end)
 
     out: list[Line] = []
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
@@ -225,8 +232,7 @@ def _rewrite(
         lead = mapped
     if drift.folds:
         body = _undo_punctuation(body, paired, drift)
-    trail = body[len(body.rstrip()) :]
-    if trail and trail in drift.added_trailing:
+    if drift.adds_trailing:
         body = body.rstrip()
     return lead + body
 

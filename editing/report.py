@@ -56,10 +56,18 @@ def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
     return regions
 
 
-def changed_ranges(doc: Document, replacements: list[Replacement]) -> list[LineRange]:
+def describe(
+    doc: Document, replacements: list[Replacement], path: str
+) -> tuple[list[LineRange], str]:
+    """The changed line ranges of the new text and a unified diff, from one pass."""
+    regions = _regions(doc, replacements)
+    return _changed_ranges(regions), _unified_diff(doc, regions, path)
+
+
+def _changed_ranges(regions: list[_Region]) -> list[LineRange]:
     """The lines of the new text that differ from the old, region by region."""
     ranges = []
-    for region in _regions(doc, replacements):
+    for region in regions:
         matcher = difflib.SequenceMatcher(None, region.old_lines, region.new_lines, autojunk=False)
         for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
             if tag != "equal":
@@ -67,9 +75,8 @@ def changed_ranges(doc: Document, replacements: list[Replacement]) -> list[LineR
     return ranges
 
 
-def unified_diff(doc: Document, replacements: list[Replacement], path: str) -> str:
+def _unified_diff(doc: Document, regions: list[_Region], path: str) -> str:
     """A unified diff of the replacements with ``CONTEXT`` lines around each hunk."""
-    regions = _regions(doc, replacements)
     if not regions:
         return ""
     groups: list[list[_Region]] = [[regions[0]]]

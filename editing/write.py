@@ -10,7 +10,6 @@ for code, or a file too large to rewrite safely.
 from __future__ import annotations
 
 import difflib
-from collections import Counter
 from dataclasses import dataclass
 
 from . import elision, messages
@@ -76,17 +75,24 @@ def _refuse_destruction(old_lines: list[str], new_lines: list[str], path: str) -
             path=path,
             line=len(new_lines),
         )
-    counted = Counter(line.strip() for line in old_lines if line.strip())
-    remaining = counted - Counter(line.strip() for line in new_lines if line.strip())
-    dropped = sum(remaining.values())
-    significant = sum(counted.values())
-    if significant and dropped / significant > MAX_DROPPED_SHARE:
+    dropped = _dropped_lines(old_lines, new_lines)
+    if total and dropped / total > MAX_DROPPED_SHARE:
         raise DestructiveWrite(
             messages.DESTRUCTIVE_DROPS.format(
-                path=path, dropped=dropped, total=significant, share=dropped / significant
+                path=path, dropped=dropped, total=total, share=dropped / total
             ),
             path=path,
         )
+
+
+def _dropped_lines(old_lines: list[str], new_lines: list[str]) -> int:
+    """Old lines with no counterpart in new (a changed line is not dropped)."""
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    dropped = 0
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("delete", "replace"):
+            dropped += max(0, (i2 - i1) - (j2 - j1))
+    return dropped
 
 
 def _is_truncated_copy(old_lines: list[str], new_lines: list[str]) -> bool:

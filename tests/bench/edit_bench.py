@@ -1,0 +1,367 @@
+"""Benchmark of the edit engine on large generated files, against ``str.find``.
+
+What it measures
+    The full ``editing.apply_edit`` call (locate, plan, apply, report) for one
+    edit of a 5-line method near the end of a generated Python-like file of
+    1k, 10k and 100k lines (the end of the file is the worst case for the
+    scans). One case per rung of the tolerance ladder, plus a refusal:
+
+    - ``exact``: old is the file's text;
+    - ``trailing_ws``: two trailing blanks on every line of old and new;
+    - ``indentation``: old and new quoted 4 spaces deeper than the file;
+    - ``punctuation``: the file has straight double quotes, old and new curly;
+    - ``escapes``: old and new have ``\\"`` for every ``"``;
+    - ``not_found``: old differs from the file by a real token, so the engine
+      refuses and builds its closest-region hint.
+
+    The baseline, timed in the same run, is ``str.find`` of the block's exact
+    file text in the same file text; each row shows engine median / baseline.
+
+How
+    Each generated unit (a class with two methods and a helper function) has
+    its own identifiers, so the edited block occurs once. Every case runs once
+    as a warm-up whose result is checked: an applied case must produce exactly
+    the file with the block replaced by the new text as the file would have
+    it, at the expected ladder level; ``not_found`` must raise with reason
+    ``not_found`` and name the block's lines in its hint. A wrong result is
+    reported and the script exits 1 (timing a wrong answer means nothing).
+    Then ``--repeat`` calls are timed one by one with ``time.perf_counter_ns``,
+    with the garbage collector off as ``timeit`` does, and the median is shown.
+    Timings are printed, never asserted.
+
+Run: ``.venv/bin/python tests/bench/edit_bench.py [--sizes 1000,10000] [--repeat N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from editing import EditError, Level, apply_edit
+
+DEFAULT_SIZES = (1_000, 10_000, 100_000)
+DEFAULT_REPEAT = 51
+MIN_SIZE = 100  # lines: room for the header and three whole units
+HEADLINE_SIZE = 100_000
+HEADLINE_CASE = "indentation"
+INDENT = "    "
+
+
+# -- the generated file -----------------------------------------------------
+
+
+def _unit(n: int) -> list[str]:
+    """One class with two methods and a helper function, all named after ``n``."""
+    return [
+        f"class Widget{n}:",
+        f'    """Holds the state of widget {n}."""',
+        "",
+        f'    def __init__(self, name: str = "widget-{n}") -> None:',
+        "        self.name = name",
+        f"        self.count_{n} = {n % 97}",
+        "",
+        f"    def render_{n}(self, value: int) -> str:",
+        f'        """Render widget {n} with a "quoted" label."""',
+        f"        total_{n} = value * {n % 7 + 2} + self.count_{n}",
+        f'        label = f"item-{n}-{{total_{n}}}"',
+        "        return label.upper()",
+        "",
+        "",
+        f"def helper_{n}(items: list[str]) -> dict[str, int]:",
+        f"    # Count the items seen by helper {n}.",
+        "    counts: dict[str, int] = {}",
+        "    for item in items:",
+        "        counts[item] = counts.get(item, 0) + 1",
+        "    return counts",
+        "",
+        "",
+    ]
+
+
+_HEADER = [
+    '"""Generated module for the edit benchmark."""',
+    "",
+    "from __future__ import annotations",
+    "",
+    "import os",
+    "",
+    "",
+]
+_UNIT_LINES = len(_unit(0))
+
+
+def _target_unit(lines: int) -> int:
+    """The unit whose method is edited: the second to last whole one, so code follows it."""
+    return max(0, (lines - len(_HEADER)) // _UNIT_LINES - 2)
+
+
+def make_file(lines: int) -> str:
+    """A Python-like module of exactly ``lines`` lines (the last unit may be cut short)."""
+    body = list(_HEADER)
+    n = 0
+    while len(body) < lines:
+        body.extend(_unit(n))
+        n += 1
+    return "\n".join(body[:lines]) + "\n"
+
+
+def method_lines(n: int) -> list[str]:
+    """The 5 lines of ``render_<n>`` as the file has them."""
+    unit = _unit(n)
+    start = unit.index(f"    def render_{n}(self, value: int) -> str:")
+    return unit[start : start + 5]
+
+
+def edited_lines(n: int) -> list[str]:
+    """The same method after the edit: two of its lines change, one of them quoted."""
+    lines = method_lines(n)
+    lines[2] = lines[2] + " + 1"
+    lines[3] = lines[3].replace('f"item-', 'f"entry-')
+    return lines
+
+
+# -- the drift a model adds to what it quotes --------------------------------
+
+
+def _trailing(lines: list[str]) -> list[str]:
+    return [line + "  " for line in lines]
+
+
+def _deeper(lines: list[str]) -> list[str]:
+    return [INDENT + line if line.strip() else line for line in lines]
+
+
+def _curly(lines: list[str]) -> list[str]:
+    """Smart quotes as a prettifier makes them: opening after a blank or ``f``."""
+    out = []
+    for line in lines:
+        chars = []
+        for char in line:
+            before = chars[-1] if chars else " "
+            if char != '"':
+                chars.append(char)
+            else:
+                chars.append("\u201c" if before in " \t(=[{f\u201c" else "\u201d")
+        out.append("".join(chars))
+    return out
+
+
+def _escaped(lines: list[str]) -> list[str]:
+    return [line.replace('"', '\\"') for line in lines]
+
+
+def _identity(lines: list[str]) -> list[str]:
+    return lines
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    drift: Callable[[list[str]], list[str]]
+    level: Level | None  # None: the engine must refuse with not_found
+
+
+CASES = (
+    Case("exact", _identity, Level.EXACT),
+    Case("trailing_ws", _trailing, Level.TRAILING_WHITESPACE),
+    Case("indentation", _deeper, Level.INDENTATION),
+    Case("punctuation", _curly, Level.PUNCTUATION),
+    Case("escapes", _escaped, Level.ESCAPES),
+    Case("not_found", _identity, None),
+)
+
+
+# -- one size ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """A generated file, the block to edit, and the file as it must be after the edit."""
+
+    lines: int
+    text: str
+    unit: int
+    block: str
+    block_line: int
+    expected: str
+
+
+def make_fixture(lines: int) -> Fixture:
+    text = make_file(lines)
+    unit = _target_unit(lines)
+    block = "\n".join(method_lines(unit))
+    new = "\n".join(edited_lines(unit))
+    at = text.find(block)
+    if at < 0 or text.find(block, at + 1) >= 0:
+        raise SystemExit(f"generator bug: the block of unit {unit} is not unique")
+    expected = text[:at] + new + text[at + len(block) :]
+    return Fixture(lines, text, unit, block, text.count("\n", 0, at) + 1, expected)
+
+
+def request(fixture: Fixture, case: Case) -> tuple[str, str]:
+    """The old and new text a model would send for ``case``."""
+    old = method_lines(fixture.unit)
+    if case.level is None:
+        old[2] = old[2].replace(" * ", " ** ")  # a real token the file does not have
+    return "\n".join(case.drift(old)), "\n".join(case.drift(edited_lines(fixture.unit)))
+
+
+def check(fixture: Fixture, case: Case, old: str, new: str) -> tuple[str, str | None]:
+    """Run the case once: ``(level shown, error or None)``."""
+    try:
+        result = apply_edit(fixture.text, old, new, path="gen.py")
+    except EditError as error:
+        if case.level is not None:
+            return "-", f"refused ({error.reason}): {error.message.splitlines()[0]}"
+        if error.reason != "not_found":
+            return "-", f"expected not_found, got {error.reason}"
+        last = fixture.block_line + 4
+        if f"lines {fixture.block_line}-{last}" not in error.message:
+            return "-", f"the hint does not point at lines {fixture.block_line}-{last}"
+        return "(not_found)", None
+    shown = result.level.name
+    if case.level is None:
+        return shown, "applied, but old is not in the file"
+    if result.level != case.level:
+        return shown, f"matched at {result.level.name}, expected {case.level.name}"
+    if result.text != fixture.expected:
+        return shown, "the new file text is not the expected one"
+    return shown, None
+
+
+def median_ns(call: Callable[[], object], repeat: int) -> float:
+    """Median wall time of ``call`` over ``repeat`` runs, after one warm-up run."""
+    call()
+    times = []
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            start = time.perf_counter_ns()
+            call()
+            times.append(time.perf_counter_ns() - start)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return statistics.median(times)
+
+
+def _engine_call(text: str, old: str, new: str) -> Callable[[], object]:
+    def call() -> object:
+        try:
+            return apply_edit(text, old, new, path="gen.py")
+        except EditError as error:
+            return error
+
+    return call
+
+
+@dataclass(frozen=True)
+class Row:
+    lines: int
+    case: str
+    level: str
+    engine_ns: float | None
+    find_ns: float
+    error: str | None
+
+
+def bench_size(lines: int, repeat: int) -> list[Row]:
+    fixture = make_fixture(lines)
+    text, block = fixture.text, fixture.block
+    find_ns = median_ns(lambda: text.find(block), repeat)
+    rows = []
+    for case in CASES:
+        old, new = request(fixture, case)
+        level, error = check(fixture, case, old, new)
+        engine_ns = None if error else median_ns(_engine_call(text, old, new), repeat)
+        rows.append(Row(fixture.lines, case.name, level, engine_ns, find_ns, error))
+    return rows
+
+
+# -- output --------------------------------------------------------------------
+
+_COLUMNS = ("lines", "case", "level matched", "engine ms", "str.find ms", "ratio")
+_WIDTHS = (8, 12, 20, 10, 12, 9)
+
+
+def _format(cells: tuple[str, ...]) -> str:
+    return "  ".join(
+        cell.ljust(width) if i in (1, 2) else cell.rjust(width)
+        for i, (cell, width) in enumerate(zip(cells, _WIDTHS, strict=True))
+    )
+
+
+def _ms(ns: float) -> str:
+    return f"{ns / 1e6:.3f}"
+
+
+def format_row(row: Row) -> str:
+    if row.engine_ns is None:
+        engine, ratio = "WRONG", "-"
+    else:
+        engine, ratio = _ms(row.engine_ns), f"{row.engine_ns / row.find_ns:.1f}x"
+    return _format((f"{row.lines:,}", row.case, row.level, engine, _ms(row.find_ns), ratio))
+
+
+def headline(rows: list[Row]) -> str:
+    wanted = [r for r in rows if r.case == HEADLINE_CASE and r.engine_ns is not None]
+    if not wanted:
+        return f"HEADLINE: no {HEADLINE_CASE} figure (its result was wrong)"
+    row = max(wanted, key=lambda r: (r.lines >= HEADLINE_SIZE, r.lines))
+    assert row.engine_ns is not None
+    return (
+        f"HEADLINE: {row.lines:,}-line {HEADLINE_CASE} drift: median "
+        f"{_ms(row.engine_ns)} ms, {row.engine_ns / row.find_ns:.1f}x str.find "
+        f"({_ms(row.find_ns)} ms)"
+    )
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--sizes",
+        type=lambda value: [int(size) for size in value.split(",")],
+        default=list(DEFAULT_SIZES),
+        help="comma-separated file sizes in lines (default: 1000,10000,100000)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=DEFAULT_REPEAT,
+        help=f"timed runs per case, after one warm-up (default: {DEFAULT_REPEAT})",
+    )
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be positive")
+    if any(size < MIN_SIZE for size in args.sizes):
+        parser.error(f"every size must be at least {MIN_SIZE} lines")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    began = time.perf_counter()
+    print(f"Python {sys.version.split()[0]}; median of {args.repeat} runs after one warm-up")
+    print(_format(_COLUMNS))
+    rows: list[Row] = []
+    for size in args.sizes:
+        size_rows = bench_size(size, args.repeat)
+        for row in size_rows:
+            print(format_row(row), flush=True)
+        rows.extend(size_rows)
+    wrong = [row for row in rows if row.error]
+    for row in wrong:
+        print(f"WRONG RESULT: {row.lines:,} lines, {row.case}: {row.error}")
+    print(headline(rows))
+    print(f"total {time.perf_counter() - began:.1f} s")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

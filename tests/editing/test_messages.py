@@ -1,0 +1,111 @@
+"""The exact texts the model reads on refusal and success."""
+
+import pytest
+
+from editing import apply_edit, apply_edits
+from editing.edit import Edit
+from editing.errors import EditError
+
+SRC = """\
+def total(items, ctx):
+    result = 0
+    for item in items:
+        result += price(item, ctx)
+    return result
+
+
+def count(items):
+    result = 0
+    for item in items:
+        result += 1
+    return result
+"""
+
+
+def message(text, old, new, **kwargs) -> str:
+    with pytest.raises(EditError) as caught:
+        apply_edit(text, old, new, path="pkg/sums.py", **kwargs)
+    return caught.value.message
+
+
+def test_not_found_shows_the_closest_lines_and_what_differs():
+    old = "    for item in items:\n        result += price(item)\n"
+    assert message(SRC, old, old.replace("price", "cost")) == (
+        "Edit not applied to pkg/sums.py: old was not found in the file.\n"
+        "The closest text in the file is at lines 3-4:\n"
+        "1| def total(items, ctx):\n"
+        "2|     result = 0\n"
+        "3|     for item in items:\n"
+        "4|         result += price(item, ctx)\n"
+        "5|     return result\n"
+        "6| \n"
+        "Where old differs from those lines:\n"
+        "  old:          result += price(item)\n"
+        "  file:         result += price(item, ctx)  (line 4)\n"
+        "Copy old exactly from the file (view it again if it may have changed), then retry."
+    )
+
+
+def test_not_found_with_nothing_close():
+    assert message(SRC, "SELECT * FROM invoices;\n", "SELECT 1;\n") == (
+        "Edit not applied to pkg/sums.py: old was not found in the file.\n"
+        "Nothing in the file resembles it. View the file to see its current text, "
+        "then retry with old copied from it."
+    )
+
+
+def test_ambiguous_lists_every_place():
+    old = "    for item in items:\n"
+    assert message(SRC, old, "    for item in list(items):\n") == (
+        "Edit not applied to pkg/sums.py: old matches 2 places (lines 3, 10). Add surrounding "
+        "lines to old until it matches exactly one place, or set replace_all to change every one."
+    )
+
+
+def test_already_applied_says_where():
+    assert message(
+        SRC, "        result += price(item)\n", "        result += price(item, ctx)\n"
+    ) == (
+        "Edit not applied to pkg/sums.py: new is already in the file at line 4, so this edit "
+        "was made before. Nothing to do; view the file if you expected something else."
+    )
+
+
+def test_placeholder_names_the_line():
+    old = "    for item in items:\n        result += 1\n"
+    assert message(SRC, old, "    # ... existing code ...\n") == (
+        "Edit not applied to pkg/sums.py: new contains '# ... existing code ...', which stands "
+        "for code left out, and old has no such line, so applying it would delete that code. "
+        "Write the full text in new, or put the same elision line in old too so it stands for "
+        "the lines kept unchanged."
+    )
+
+
+def test_multi_edit_refusal_names_the_edit():
+    edits = [Edit("def count(items):", "def count(items, start=0):"), Edit("nope", "yes")]
+    with pytest.raises(EditError) as caught:
+        apply_edits(SRC, edits, path="pkg/sums.py")
+    assert caught.value.message.startswith(
+        "Edit 2 of 2: Edit not applied to pkg/sums.py: old was not found in the file."
+    )
+    assert caught.value.message.endswith(" No edit was applied.")
+
+
+def test_success_message_has_the_level_and_the_diff():
+    old = "def count(items):\n  result = 0\n"
+    result = apply_edit(SRC, old, "def count(items):\n  result = 1\n", path="pkg/sums.py")
+    assert result.message == (
+        "Edited pkg/sums.py: replaced 1 occurrence (after ignoring indentation; new was "
+        "re-indented to match the file).\n"
+        "--- pkg/sums.py\n"
+        "+++ pkg/sums.py\n"
+        "@@ -6,7 +6,7 @@\n"
+        " \n"
+        " \n"
+        " def count(items):\n"
+        "-    result = 0\n"
+        "+    result = 1\n"
+        "     for item in items:\n"
+        "         result += 1\n"
+        "     return result\n"
+    )
