@@ -19,7 +19,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from . import indentation, punctuation
+from . import indentation, messages, punctuation
 from .document import Document, Line
 from .errors import InvalidRequest
 from .indentation import IndentMap
@@ -107,12 +107,14 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
         reindent_first = first.start == start and not first.fragment
         prefix = view[start : first.start]
         file_indent = indentation.leading(file_lines[0].text)
+        # A fragment's match starts after its blanks; an exact one includes them.
+        matched_lead = "" if first.fragment else indentation.leading(old)
         if (
             indent is None
             and len(matches) == 1
             and "\n" not in old.rstrip("\n")
             and old.strip()
-            and prefix + indentation.leading(old) == file_indent
+            and prefix + matched_lead == file_indent
         ):
             # One whole line quoted from its indentation on: new lines after the
             # first follow the file's indentation of that line.
@@ -159,11 +161,13 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
 
 
 def _eol_near(file_lines: list[Line], at: int, i1: int, i2: int, doc: Document) -> str:
-    """The ending of the line a new line replaces, or of its neighbours."""
-    candidates = [at] if at < i2 else []
-    candidates += [i2 - 1, i1 - 1, i1]
-    for index in candidates:
-        if 0 <= index < len(file_lines) and file_lines[index].eol and index >= i1 - 1:
+    """The ending of the old line a new line takes the place of, else of its neighbours.
+
+    ``[i1, i2)`` are the old lines the block of new lines replaces (empty for
+    an insertion), ``at`` the one in the new line's position.
+    """
+    for index in (min(at, i2 - 1), i1 - 1, i2):
+        if 0 <= index < len(file_lines) and file_lines[index].eol:
             return file_lines[index].eol
     return doc.eol
 
@@ -224,10 +228,7 @@ def _rewrite(
         mapped = indent.apply(lead)
         if mapped is None:
             raise InvalidRequest(
-                f"Edit not applied to {path}: the line {line.strip()!r} of new is indented "
-                "less than the block it replaces, so it cannot be re-indented to the file's "
-                "indentation. Send old and new with the file's exact indentation.",
-                path=path,
+                messages.INDENT_UNMAPPABLE.format(path=path, line=line.strip()), path=path
             )
         lead = mapped
     if drift.folds:

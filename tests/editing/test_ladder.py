@@ -239,3 +239,13 @@ def test_uniqueness_is_counted_at_the_level_that_matched():
     text = "x = 1\ny = 2\n\ndef f():\n    x = 1\n    y = 2\n"
     result = applied(text, "x = 1\ny = 2\n", "x = 1\ny = 3\n")
     assert result.text == "x = 1\ny = 3\n\ndef f():\n    x = 1\n    y = 2\n"
+
+
+def test_single_line_quoted_deeper_takes_its_added_lines_along():
+    text = "nodeSelector: {}\ntolerations: []"
+    old = "    tolerations: []"
+    new = "    tolerations:\n      - key: dedicated\n        effect: NoSchedule"
+    result = applied(text, old, new)
+    assert (
+        result.text == "nodeSelector: {}\ntolerations:\n  - key: dedicated\n    effect: NoSchedule"
+    )
