@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import NoReturn
 
-from . import elision, line_numbers, matcher, messages, punctuation, report
+from . import elision, explain, line_numbers, matcher, messages, punctuation, report
 from .document import Document
 from .elided import plan_elided
 from .errors import (
@@ -29,7 +29,6 @@ from .errors import (
     Placeholder,
 )
 from .escapes import unescape
-from .hints import closest
 from .matcher import Level, Located, Match
 from .replacement import Replacement, build
 from .report import LineRange
@@ -84,7 +83,7 @@ def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") 
     if text is None:
         raise NotFound(messages.MISSING_FILE.format(path=path), path=path)
     if not edits:
-        raise InvalidRequest(f"Edit not applied to {path}: the request has no edits.", path=path)
+        raise InvalidRequest(messages.NO_EDITS.format(path=path), path=path)
     doc = Document(text)
     plans: list[tuple[int, _Plan]] = []
     for index, edit in enumerate(edits, 1):
@@ -127,7 +126,7 @@ def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
 
     matches = _not_yet_applied(doc, located, new, edit.replace_all, path)
     if len(matches) > 1 and not edit.replace_all:
-        raise Ambiguous(_ambiguous_message(doc, located, matches, path), path=path)
+        raise Ambiguous(explain.ambiguous(doc, located, matches, path), path=path)
     new = _match_final_newline(doc, located.old, new, matches)
     if not new:
         matches = [_whole_lines(doc, m) for m in matches]
@@ -142,7 +141,8 @@ def _plan_unmatched(doc: Document, old: str, new: str, edit: Edit, path: str) ->
     """Old as a whole is nowhere: it may elide lines; else it was applied or is wrong."""
     notes = []
     stripped = line_numbers.strip_request(old, new)
-    if stripped is not None and elision.markers(stripped[0]):
+    if stripped is not None:
+        # The prefixes are no part of the text: elide, hint and compare without them.
         old, new = stripped[0], stripped[1]
         notes.append(messages.LINE_NUMBERS_NOTE)
     if not elision.markers(old):
@@ -257,16 +257,6 @@ def _non_overlapping(matches: list[Match]) -> list[Match]:
     return kept
 
 
-def _ambiguous_message(doc: Document, located: Located, matches: list[Match], path: str) -> str:
-    lines_each = located.old.rstrip("\n").count("\n")
-    firsts = [doc.line_number(m.start) for m in matches[:20]]
-    where = messages.line_spans([(first, first + lines_each) for first in firsts])
-    where += f", and {len(matches) - 20} more" if len(matches) > 20 else ""
-    level = located.reported_level
-    how = f" ({messages.LEVEL_NOTES[level.label]})" if level > Level.EXACT else ""
-    return messages.AMBIGUOUS.format(path=path, count=len(matches), how=how, where=where)
-
-
 def _raise_not_found(doc: Document, old: str, new: str, path: str) -> NoReturn:
     """Raise AlreadyApplied when new is there and old is not, else NotFound with a hint."""
     if _adds_something(old, new):
@@ -277,35 +267,13 @@ def _raise_not_found(doc: Document, old: str, new: str, path: str) -> NoReturn:
             raise AlreadyApplied(
                 messages.ALREADY_APPLIED.format(path=path, where=where), path=path, line=first
             )
-    raise NotFound(_not_found_message(doc, old, path), path=path)
+    raise NotFound(explain.not_found(doc, old, path), path=path)
 
 
 def _adds_something(old: str, new: str) -> bool:
     """Whether new has a line old lacks: only then does finding new prove the edit was made."""
     old_lines = {line.strip() for line in old.split("\n")}
     return any(line.strip() and line.strip() not in old_lines for line in new.split("\n"))
-
-
-def _not_found_message(doc: Document, old: str, path: str) -> str:
-    parts = [messages.NOT_FOUND.format(path=path)]
-    region = closest(doc, old)
-    if region is None:
-        parts.append(messages.NOT_FOUND_NOTHING_CLOSE)
-        return "\n".join(parts)
-    last = region.start + len(region.lines) - 1
-    parts.append(messages.NOT_FOUND_CLOSEST.format(first=region.start, last=last))
-    parts.append(messages.numbered(region.context_start, region.context))
-    quoted = old.removesuffix("\n").split("\n")
-    differences = [
-        f"  old:  {q}\n  file: {f}  (line {region.start + i})"
-        for i, (q, f) in enumerate(zip(quoted, region.lines, strict=False))
-        if q.strip() != f.strip()
-    ]
-    if differences:
-        parts.append(messages.NOT_FOUND_DIFFERS)
-        parts.extend(differences[:8])
-    parts.append(messages.NOT_FOUND_RETRY)
-    return "\n".join(parts)
 
 
 def _without_overlaps(

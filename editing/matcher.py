@@ -124,13 +124,12 @@ def find(doc: Document, old: str, level: Level) -> list[Match]:
     return _find_lines(doc, old, level)
 
 
-def _occurrences(text: str, needle: str, start: int = 0, end: int | None = None) -> Iterator[int]:
+def _occurrences(text: str, needle: str) -> Iterator[int]:
     """Start of every occurrence of ``needle``, overlapping ones included."""
-    end = len(text) if end is None else end
-    pos = text.find(needle, start, end)
+    pos = text.find(needle)
     while pos >= 0:
         yield pos
-        pos = text.find(needle, pos + 1, end)
+        pos = text.find(needle, pos + 1)
 
 
 def _find_exact(doc: Document, old: str) -> list[Match]:
@@ -139,6 +138,8 @@ def _find_exact(doc: Document, old: str) -> list[Match]:
     ``    return x`` is one line of the file when the file has it at that
     depth, even though it is also the tail of a deeper ``        return x``.
     """
+    if not old:
+        return []
     view = doc.view
     starts = list(_occurrences(view, old))
     if len(starts) > 1 and old[0] in " \t":

@@ -99,6 +99,7 @@ INDENT_UNMAPPABLE = (
     "block it replaces, so it cannot be re-indented to the file's indentation. Send old "
     "and new with the file's exact indentation."
 )
+NO_EDITS = "Edit not applied to {path}: the request has no edits. Send at least one."
 EDIT_OF = "Edit {index} of {count}: "
 NOTHING_APPLIED = " No edit was applied."
 
