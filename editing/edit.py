@@ -54,6 +54,7 @@ class EditResult:
     changed: tuple[LineRange, ...]
     diff: str
     notes: tuple[str, ...]
+    created: bool = False
 
     @property
     def message(self) -> str:
@@ -79,9 +80,16 @@ def apply_edit(
 
 
 def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") -> EditResult:
-    """Apply every edit, each located in the original ``text``, or none of them."""
+    """Apply every edit, each located in the original ``text``, or none of them.
+
+    ``text`` is None when the file does not exist: then only a single edit
+    with an empty old can apply, and it creates the file.
+    """
+    created = text is None
     if text is None:
-        raise NotFound(messages.MISSING_FILE.format(path=path), path=path)
+        if len(edits) != 1 or edits[0].old:
+            raise NotFound(messages.MISSING_FILE.format(path=path), path=path)
+        text = ""
     if not edits:
         raise InvalidRequest(messages.NO_EDITS.format(path=path), path=path)
     doc = Document(text)
@@ -111,6 +119,7 @@ def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") 
         changed=tuple(changed),
         diff=diff,
         notes=tuple(notes),
+        created=created,
     )
 
 

@@ -51,7 +51,7 @@ EMPTY_OLD = (
 )
 MISSING_FILE = (
     "Edit not applied: {path} does not exist. Check the path, or create the file "
-    "with its full content."
+    "with its full content (an edit with an empty old creates it)."
 )
 OVERLAP = (
     "Edits {first} and {second} both change line {line} of {path}. Merge them into one "

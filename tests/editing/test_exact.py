@@ -109,3 +109,10 @@ def test_multi_edit_does_not_see_its_own_earlier_edits():
     assert caught.value.reason == Reason.NOT_FOUND
     assert caught.value.message.startswith("Edit 2 of 2: ")
     assert caught.value.message.endswith("No edit was applied.")
+
+
+def test_empty_old_on_a_missing_file_creates_it():
+    result = apply_edit(None, "", "x = 1\n", path="new.py")
+    assert result.created
+    assert result.text == "x = 1\n"
+    assert result.diff == "--- new.py\n+++ new.py\n@@ -0,0 +1,1 @@\n+x = 1\n"
