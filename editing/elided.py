@@ -17,7 +17,7 @@ from . import elision, indentation, matcher, messages
 from .document import Document
 from .errors import Ambiguous, Disproportionate, InvalidRequest, NotFound
 from .escapes import unescape
-from .matcher import Level, Located, Match
+from .matcher import Level, Located, Match, Scope
 from .replacement import Replacement, build
 
 GAP_MIN = 40  # elided lines always allowed
@@ -31,14 +31,22 @@ class _Segment:
     marker_before: str | None  # the elision line between this segment and the previous
 
 
+@dataclass(frozen=True)
+class _Link:
+    """Where one segment matched, and how (level, escapes) it was found."""
+
+    match: Match
+    found: Located
+
+
 def plan_elided(doc: Document, old: str, new: str, path: str) -> tuple[list[Replacement], Level]:
     """Replacements for an edit whose old has elision lines paired in new."""
     segments = _segments(old, new, path)
-    located = [matcher.locate(doc, segment.old) for segment in segments]
+    first = matcher.locate(doc, segments[0].old)
     chains = []
     ambiguous_at = None
-    for start in located[0].matches if located[0] else ():
-        chain = _chain(doc, start, segments, located)
+    for start in first.matches if first else ():
+        chain = _chain(doc, _Link(start, first), segments)
         if isinstance(chain, int):
             ambiguous_at = chain
         elif chain:
@@ -50,31 +58,24 @@ def plan_elided(doc: Document, old: str, new: str, path: str) -> tuple[list[Repl
             line=ambiguous_at,
         )
     if not chains:
-        raise NotFound(
-            messages.NOT_FOUND.format(path=path)
-            + " Its parts around the elision lines were not found in this order within one "
-            "block. Quote the lines in full, copied from the file.",
-            path=path,
-        )
+        raise NotFound(messages.ELISION_NOT_FOUND.format(path=path), path=path)
     if len(chains) > 1:
-        firsts = [doc.line_number(chain[0].start) for chain in chains]
-        where = messages.line_spans([(first, first) for first in firsts])
+        firsts = [doc.line_number(chain[0].match.start) for chain in chains]
+        where = messages.line_spans([(line, line) for line in firsts])
         raise Ambiguous(
-            messages.AMBIGUOUS.format(path=path, count=len(chains), how="", where=where).replace(
-                ", or set replace_all to change every one", ""
-            ),
+            messages.ELISION_AMBIGUOUS_START.format(path=path, count=len(chains), where=where),
             path=path,
         )
     chain = chains[0]
-    _check_gap(doc, chain, old, path)
+    _check_gap(doc, [link.match for link in chain], old, path)
     replacements = []
-    for segment, found, match in zip(segments, located, chain, strict=True):
-        assert found is not None
+    for segment, link in zip(segments, chain, strict=True):
+        found = link.found
         seg_new = unescape(segment.new, found.escapes) if found.escapes else segment.new
         if found.old.endswith("\n") and seg_new and not seg_new.endswith("\n"):
             seg_new += "\n"
-        replacements.append(build(doc, [match], found.old, seg_new, path))
-    level = max(found.reported_level for found in located if found)
+        replacements.append(build(doc, [link.match], found.old, seg_new, path))
+    level = max(link.found.reported_level for link in chain)
     return replacements, level
 
 
@@ -98,37 +99,29 @@ def _segments(old: str, new: str, path: str) -> list[_Segment]:
                 messages.ELISION_EDGE.format(path=path, line=line, edge=edge), path=path
             )
     if not segments:
-        raise InvalidRequest(
-            f"Edit not applied to {path}: old is only elision lines. Quote real lines.",
-            path=path,
-        )
+        raise InvalidRequest(messages.ELISION_ONLY.format(path=path), path=path)
     # The first kept segment has nothing before it to be elided.
     segments[0] = _Segment(segments[0].old, segments[0].new, None)
     return segments
 
 
-def _chain(
-    doc: Document, start: Match, segments: list[_Segment], located: list[Located | None]
-) -> list[Match] | int | None:
+def _chain(doc: Document, start: _Link, segments: list[_Segment]) -> list[_Link] | int | None:
     """The unique continuation of ``start`` through every later segment.
 
     None when a segment is missing from its block; the line number of the
     block's start when a segment occurs in it more than once.
     """
     chain = [start]
-    for segment, found in zip(segments[1:], located[1:], strict=True):
-        if found is None:
-            return None
-        previous = chain[-1]
+    for segment in segments[1:]:
+        previous = chain[-1].match
         limit = _block_end(doc, previous, segment.marker_before or "")
-        candidates = [
-            m for m in found.matches if previous.end <= m.start <= limit and _starts_line(doc, m)
-        ]
+        found = matcher.locate(doc, segment.old, Scope(previous.end, limit))
+        candidates = [m for m in found.matches if _starts_line(doc, m)] if found else []
         if len(candidates) > 1:
             return doc.line_number(previous.start)
-        if not candidates:
+        if not candidates or found is None:
             return None
-        chain.append(candidates[0])
+        chain.append(_Link(candidates[0], found))
     return chain
 
 

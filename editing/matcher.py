@@ -90,9 +90,34 @@ _KEYS: dict[Level, Callable[[str], str]] = {
 _PLAIN_LEVELS = (Level.EXACT, Level.TRAILING_WHITESPACE, Level.INDENTATION, Level.PUNCTUATION)
 
 
-def locate(doc: Document, old: str) -> Located | None:
-    """All matches of ``old`` at the strictest level that has any, or None."""
-    located = _locate_plain(doc, old)
+@dataclass(frozen=True)
+class Scope:
+    """Where matches count: those starting in ``view[first:last + 1]``.
+
+    With ``whole_lines`` only matches covering whole lines count (a patch
+    quotes lines, never a fragment of one).
+    """
+
+    first: int = 0
+    last: int | None = None
+    whole_lines: bool = False
+
+    def admits(self, doc: Document, match: Match) -> bool:
+        if match.start < self.first or (self.last is not None and match.start > self.last):
+            return False
+        if not self.whole_lines:
+            return True
+        starts_line = match.start == 0 or doc.view[match.start - 1] == "\n"
+        ends_line = match.ends_line or match.end == doc.line_end(match.end)
+        return starts_line and ends_line and not match.fragment
+
+
+EVERYWHERE = Scope()
+
+
+def locate(doc: Document, old: str, scope: Scope = EVERYWHERE) -> Located | None:
+    """All matches of ``old`` in ``scope`` at the strictest level that has any, or None."""
+    located = _locate_plain(doc, old, scope)
     if located:
         return located
     tried = {old}
@@ -101,15 +126,17 @@ def locate(doc: Document, old: str) -> Located | None:
         if unescaped in tried or not unescaped.strip():
             continue
         tried.add(unescaped)
-        located = _locate_plain(doc, unescaped)
+        located = _locate_plain(doc, unescaped, scope)
         if located:
             return Located(located.level, located.matches, unescaped, variant)
     return None
 
 
-def _locate_plain(doc: Document, old: str) -> Located | None:
+def _locate_plain(doc: Document, old: str, scope: Scope) -> Located | None:
     for level in _PLAIN_LEVELS:
         matches = find(doc, old, level)
+        if scope is not EVERYWHERE:
+            matches = [m for m in matches if scope.admits(doc, m)]
         if matches:
             return Located(level, tuple(matches), old)
     return None

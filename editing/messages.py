@@ -76,6 +76,18 @@ ELISION_AMBIGUOUS = (
     "the block from line {line}, so which lines the elision stands for is unclear. Quote "
     "more lines after the elision line, or quote the text in full."
 )
+ELISION_NOT_FOUND = (
+    "Edit not applied to {path}: old was not found in the file: its parts around the "
+    "elision lines do not occur in this order within one block. Quote the lines in "
+    "full, copied from the file."
+)
+ELISION_AMBIGUOUS_START = (
+    "Edit not applied to {path}: old matches {count} places ({where}). Add surrounding "
+    "lines to old until it matches exactly one place."
+)
+ELISION_ONLY = (
+    "Edit not applied to {path}: old is only elision lines. Quote the real lines to change."
+)
 ELISION_REPLACE_ALL = (
     "Edit not applied to {path}: replace_all cannot be combined with elision lines in "
     "old. Quote the text in full, or send one edit per place."
