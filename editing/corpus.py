@@ -17,9 +17,10 @@ from typing import Any
 
 from .edit import Edit, apply_edit, apply_edits
 from .errors import EditError
+from .patch import apply_patch
 from .write import check_write
 
-SUPPORTED_TOOLS = ("edit", "multi_edit", "write")
+SUPPORTED_TOOLS = ("edit", "multi_edit", "write", "patch")
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,11 @@ def run(case: Case) -> Outcome:
     path = request.get("path", "")
     text = case.files.get(path)
     try:
+        if tool == "patch":
+            patched = apply_patch(request["patch"], case.files.get)
+            files = {change.path: change.after for change in patched.changes}
+            files.update({c.source: None for c in patched.changes if c.source})
+            return Outcome("applied", message=patched.message, files=files)
         if tool == "edit":
             result = apply_edit(
                 text,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import NoReturn
 
-from . import elision, explain, line_numbers, matcher, messages, punctuation, report
+from . import applied, elision, explain, line_numbers, matcher, messages, report
 from .document import Document
 from .elided import plan_elided
 from .errors import (
@@ -238,10 +238,7 @@ def _not_yet_applied(
     inside it; applying would give ``x + 1 + 1``.
     """
     matches = list(located.matches)
-    if not new.strip() or _compact(located.old) not in _compact(new):
-        return _non_overlapping(matches) if replace_all else matches
-    copies = matcher.find(doc, new, located.level)
-    inside = [m for m in matches if any(c.start <= m.start and m.end <= c.end for c in copies)]
+    inside = applied.inside_new(doc, located, new)
     remaining = [m for m in matches if m not in inside]
     if inside and (not remaining or (not replace_all and len(matches) == 1)):
         first = doc.line_number(inside[0].start)
@@ -254,10 +251,6 @@ def _not_yet_applied(
     return matches
 
 
-def _compact(text: str) -> str:
-    return "".join(punctuation.fold(text).split())
-
-
 def _non_overlapping(matches: list[Match]) -> list[Match]:
     kept: list[Match] = []
     for match in matches:
@@ -268,21 +261,14 @@ def _non_overlapping(matches: list[Match]) -> list[Match]:
 
 def _raise_not_found(doc: Document, old: str, new: str, path: str) -> NoReturn:
     """Raise AlreadyApplied when new is there and old is not, else NotFound with a hint."""
-    if _adds_something(old, new):
-        located = matcher.locate(doc, new)
-        if located is not None:
-            first = doc.line_number(located.matches[0].start)
-            where = messages.line_span(first, first + located.old.rstrip("\n").count("\n"))
-            raise AlreadyApplied(
-                messages.ALREADY_APPLIED.format(path=path, where=where), path=path, line=first
-            )
+    copy = applied.copy_of_new(doc, old, new)
+    if copy is not None:
+        first = doc.line_number(copy.start)
+        where = messages.line_span(first, doc.line_number(max(copy.start, copy.end - 1)))
+        raise AlreadyApplied(
+            messages.ALREADY_APPLIED.format(path=path, where=where), path=path, line=first
+        )
     raise NotFound(explain.not_found(doc, old, path), path=path)
-
-
-def _adds_something(old: str, new: str) -> bool:
-    """Whether new has a line old lacks: only then does finding new prove the edit was made."""
-    old_lines = {line.strip() for line in old.split("\n")}
-    return any(line.strip() and line.strip() not in old_lines for line in new.split("\n"))
 
 
 def _without_overlaps(

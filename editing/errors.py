@@ -21,6 +21,7 @@ class Reason(StrEnum):
     INVALID_REQUEST = "invalid_request"
     DESTRUCTIVE_WRITE = "destructive_write"
     EXISTS = "exists"
+    PARSE_ERROR = "parse_error"
 
 
 class EditError(Exception):
@@ -72,3 +73,12 @@ class DestructiveWrite(EditError):
 
 class Exists(EditError):
     reason = Reason.EXISTS
+
+
+class PatchParseError(EditError):
+    """A patch that is not well formed; ``line`` is its 1-based line in the patch text.
+
+    A different type from every apply error: the patch was never applied.
+    """
+
+    reason = Reason.PARSE_ERROR

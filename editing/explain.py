@@ -19,9 +19,21 @@ def ambiguous(doc: Document, located: Located, matches: list[Match], path: str) 
     return messages.AMBIGUOUS.format(path=path, count=len(matches), how=how, where=where)
 
 
-def not_found(doc: Document, old: str, path: str) -> str:
-    """The closest real region of the file and how old differs from it."""
-    parts = [messages.NOT_FOUND.format(path=path)]
+def not_found(
+    doc: Document,
+    old: str,
+    path: str,
+    *,
+    head: str | None = None,
+    retry: str = messages.NOT_FOUND_RETRY,
+    label: str = "old",
+) -> str:
+    """The closest real region of the file and how old differs from it.
+
+    ``head`` replaces the first line (patches say which chunk), ``retry``
+    the closing instruction.
+    """
+    parts = [head or messages.NOT_FOUND.format(path=path)]
     region = closest(doc, old)
     if region is None:
         parts.append(messages.NOT_FOUND_NOTHING_CLOSE)
@@ -31,12 +43,12 @@ def not_found(doc: Document, old: str, path: str) -> str:
     parts.append(messages.numbered(region.context_start, region.context))
     quoted = old.removesuffix("\n").split("\n")
     differences = [
-        f"  old:  {q}\n  file: {f}  (line {region.start + i})"
+        f"  {label + ':':<6}{q}\n  {'file:':<6}{f}  (line {region.start + i})"
         for i, (q, f) in enumerate(zip(quoted, region.lines, strict=False))
         if q.strip() != f.strip()
     ]
     if differences:
         parts.append(messages.NOT_FOUND_DIFFERS)
         parts.extend(differences[:8])
-    parts.append(messages.NOT_FOUND_RETRY)
+    parts.append(retry)
     return "\n".join(parts)

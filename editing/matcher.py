@@ -95,15 +95,19 @@ class Scope:
     """Where matches count: those starting in ``view[first:last + 1]``.
 
     With ``whole_lines`` only matches covering whole lines count (a patch
-    quotes lines, never a fragment of one).
+    quotes lines, never a fragment of one); with ``at_end`` only those that
+    end the file.
     """
 
     first: int = 0
     last: int | None = None
     whole_lines: bool = False
+    at_end: bool = False  # only matches followed by nothing but blank lines
 
     def admits(self, doc: Document, match: Match) -> bool:
         if match.start < self.first or (self.last is not None and match.start > self.last):
+            return False
+        if self.at_end and doc.view[match.end :].strip():
             return False
         if not self.whole_lines:
             return True

@@ -28,11 +28,16 @@ from .matcher import Level, Match
 
 @dataclass(frozen=True)
 class Replacement:
-    """``view[start:end]`` becomes ``text`` (already in the file's own terms)."""
+    """``view[start:end]`` becomes ``text`` (already in the file's own terms).
+
+    ``start`` is a line start. ``ends_line`` says whether ``end`` is just
+    past the newline of the last line replaced, rather than before it.
+    """
 
     start: int
     end: int
     text: str
+    ends_line: bool = True
 
 
 @dataclass
@@ -157,7 +162,7 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
         # A file without a final newline stays without one.
         new_ends_with_newline = False
     text = _join(out, new_ends_with_newline, doc)
-    return Replacement(start, end, text)
+    return Replacement(start, end, text, last.ends_line)
 
 
 def _eol_near(file_lines: list[Line], at: int, i1: int, i2: int, doc: Document) -> str:

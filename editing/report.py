@@ -41,6 +41,15 @@ def _lines(text: str) -> list[str]:
     return text.replace("\r\n", "\n").removesuffix("\n").split("\n")
 
 
+def _old_lines(view: str, rep: Replacement) -> list[str]:
+    if rep.start == rep.end:
+        return []
+    lines = view[rep.start : rep.end].split("\n")
+    if rep.ends_line:
+        lines.pop()
+    return lines
+
+
 def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
     regions = []
     shift = 0
@@ -49,7 +58,7 @@ def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
     for rep in sorted(replacements, key=lambda r: r.start):
         line += doc.view.count("\n", counted_to, rep.start)
         counted_to = rep.start
-        old_lines = _lines(doc.view[rep.start : rep.end])
+        old_lines = _old_lines(doc.view, rep)
         new_lines = _lines(rep.text)
         regions.append(_Region(rep, line, old_lines, line + shift, new_lines))
         shift += len(new_lines) - len(old_lines)
@@ -57,11 +66,14 @@ def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
 
 
 def describe(
-    doc: Document, replacements: list[Replacement], path: str
+    doc: Document, replacements: list[Replacement], path: str, new_path: str | None = None
 ) -> tuple[list[LineRange], str]:
-    """The changed line ranges of the new text and a unified diff, from one pass."""
+    """The changed line ranges of the new text and a unified diff, from one pass.
+
+    ``new_path`` labels the new side when the file was also moved.
+    """
     regions = _regions(doc, replacements)
-    return _changed_ranges(regions), _unified_diff(doc, regions, path)
+    return _changed_ranges(regions), _unified_diff(doc, regions, path, new_path or path)
 
 
 def _changed_ranges(regions: list[_Region]) -> list[LineRange]:
@@ -75,7 +87,7 @@ def _changed_ranges(regions: list[_Region]) -> list[LineRange]:
     return ranges
 
 
-def _unified_diff(doc: Document, regions: list[_Region], path: str) -> str:
+def _unified_diff(doc: Document, regions: list[_Region], path: str, new_path: str) -> str:
     """A unified diff of the replacements with ``CONTEXT`` lines around each hunk."""
     if not regions:
         return ""
@@ -86,7 +98,7 @@ def _unified_diff(doc: Document, regions: list[_Region], path: str) -> str:
             groups[-1].append(region)
         else:
             groups.append([region])
-    out = [f"--- {path}\n", f"+++ {path}\n"]
+    out = [f"--- {path}\n", f"+++ {new_path}\n"]
     for group in groups:
         out.extend(_group_diff(doc, group))
     return "".join(out)
@@ -95,7 +107,7 @@ def _unified_diff(doc: Document, regions: list[_Region], path: str) -> str:
 def _group_diff(doc: Document, group: list[_Region]) -> list[str]:
     first, last = group[0], group[-1]
     before = _lines_before(doc.view, first.replacement.start, CONTEXT)
-    after = _lines_after(doc.view, last.replacement.end, CONTEXT)
+    after = _lines_after(doc.view, _line_after(doc, last), CONTEXT)
     old_window, new_window = list(before), list(before)
     for previous, region in zip([None, *group], group, strict=False):
         if previous is not None:
@@ -123,8 +135,8 @@ def _group_diff(doc: Document, group: list[_Region]) -> list[str]:
 
 def _line_after(doc: Document, region: _Region) -> int:
     """View offset of the line after ``region`` (regions may stop short of their newline)."""
-    end = region.replacement.end
-    return end + 1 if doc.view.startswith("\n", end) else end
+    rep = region.replacement
+    return rep.end if rep.ends_line or rep.start == rep.end else rep.end + 1
 
 
 def _lines_before(view: str, offset: int, count: int) -> list[str]:
@@ -140,11 +152,7 @@ def _lines_before(view: str, offset: int, count: int) -> list[str]:
 
 
 def _lines_after(view: str, offset: int, count: int) -> list[str]:
-    """Up to ``count`` whole lines starting at or after ``offset`` (a region end)."""
-    if offset < len(view) and view[offset] == "\n":
-        offset += 1
-    elif offset > 0 and view[offset - 1] != "\n":
-        return []
+    """Up to ``count`` whole lines from the line start ``offset`` on."""
     lines = []
     while len(lines) < count and offset < len(view):
         end = view.find("\n", offset)

@@ -1,7 +1,7 @@
 """Every case of the edit corpus, scored with the same rules as ``editing.eval``.
 
 The corpus in ``tests/edit-corpus`` is a copy of the shared one (format in its
-FORMAT.md). Cases whose tool the engine does not handle yet are skipped.
+FORMAT.md).
 """
 
 from pathlib import Path
@@ -12,6 +12,13 @@ from editing.corpus import SUPPORTED_TOOLS, Case, load_cases, run, verdict
 
 CORPUS = Path(__file__).parent.parent / "edit-corpus" / "cases"
 CASES = load_cases(CORPUS)
+# Only the outcome is scored; where the engine's reason differs from the
+# corpus's, it is on purpose:
+OWN_REASONS = {
+    # The chunk's '-' line (rb->tail_pos) is not in the file but its '+' line
+    # is, right after its context: to the engine that is an applied change.
+    "pub-patch-007": "already_applied",
+}
 
 
 def test_corpus_is_present():
@@ -20,10 +27,9 @@ def test_corpus_is_present():
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 def test_case(case: Case):
-    if case.request["tool"] not in SUPPORTED_TOOLS:
-        pytest.skip(f"{case.request['tool']} requests are not handled yet")
+    assert case.request["tool"] in SUPPORTED_TOOLS
     outcome = run(case)
     assert verdict(case, outcome) == "correct", outcome.message
     if case.expect["outcome"] == "refused":
-        assert outcome.reason == case.expect["reason"]
+        assert outcome.reason == OWN_REASONS.get(case.id, case.expect["reason"])
     assert outcome.message, "every outcome carries a message for the model"

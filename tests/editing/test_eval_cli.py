@@ -30,7 +30,7 @@ def test_scores_correct_missed_corrupt_and_skipped(tmp_path: Path):
     write_case(tmp_path, "bad", edit, {"outcome": "applied", "files": {"a.py": "x = 1\ny = 4\n"}})
     missing = {**edit, "old": "z = 2\n"}
     write_case(tmp_path, "miss", missing, {"outcome": "applied", "files": {"a.py": "z"}})
-    write_case(tmp_path, "patch", {"tool": "patch", "patch": ""}, {"outcome": "refused"})
+    write_case(tmp_path, "shell", {"tool": "shell", "command": "ls"}, {"outcome": "refused"})
     record = tmp_path / "out.json"
 
     result = run_eval(str(tmp_path), "--json", str(record))
@@ -54,7 +54,7 @@ def test_scores_correct_missed_corrupt_and_skipped(tmp_path: Path):
     assert records["bad"]["verdict"] == "corrupt"
     assert records["miss"]["outcome"] == "refused"
     assert records["miss"]["reason"] == "not_found"
-    assert records["patch"]["verdict"] == "skipped"
+    assert records["shell"]["verdict"] == "skipped"
 
 
 def test_clean_corpus_exits_zero(tmp_path: Path):

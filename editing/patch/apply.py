@@ -1,0 +1,159 @@
+"""Apply a whole patch to a set of files, all or nothing.
+
+Pure like the rest of the engine: ``read(path)`` gives a file's current
+text (None when it does not exist) and nothing is written. Every operation
+is computed first, in order, each seeing the results of the ones before it;
+the first refusal stops everything and the caller writes nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..errors import Exists, NoChange, NotFound
+from ..matcher import Level
+from . import messages
+from .chunks import apply_chunks
+from .model import AddFile, DeleteFile, Patch, UpdateFile
+from .parser import parse_patch
+
+Reader = Callable[[str], "str | None"]
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file's fate: ``A``dded, ``M``odified, ``D``eleted or ``R``enamed (and maybe edited).
+
+    ``path`` is where the file is afterwards (for a deletion, where it was);
+    ``source`` is the old path of a renamed file.
+    """
+
+    kind: str
+    path: str
+    before: str | None
+    after: str | None
+    diff: str
+    source: str | None = None
+
+    @property
+    def summary(self) -> str:
+        if self.kind == "R":
+            return f"R {self.source} -> {self.path}"
+        return f"{self.kind} {self.path}"
+
+
+@dataclass(frozen=True)
+class PatchResult:
+    changes: tuple[FileChange, ...]
+    level: Level
+
+    @property
+    def summary(self) -> list[str]:
+        return [change.summary for change in self.changes]
+
+    @property
+    def diff(self) -> str:
+        return "".join(change.diff for change in self.changes)
+
+    @property
+    def message(self) -> str:
+        head = messages.APPLIED.format(summary=", ".join(self.summary))
+        return f"{head}\n{self.diff}" if self.diff else head
+
+
+@dataclass
+class _Workspace:
+    """The files as the operations so far left them, over ``read``."""
+
+    read: Reader
+    files: dict[str, str | None] = field(default_factory=dict)
+    diffs: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)  # renamed file -> its first path
+
+    def get(self, path: str) -> str | None:
+        return self.files[path] if path in self.files else self.read(path)
+
+    def put(self, path: str, text: str | None) -> None:
+        self.files[path] = text
+        self.diffs.pop(path, None)
+
+
+def apply_patch(patch: Patch | str, read: Reader) -> PatchResult:
+    """The result of applying ``patch`` (parsed first if given as text), or a refusal."""
+    if isinstance(patch, str):
+        patch = parse_patch(patch)
+    work = _Workspace(read)
+    level = Level.EXACT
+    for op in patch.ops:
+        if isinstance(op, AddFile):
+            if work.get(op.path) is not None:
+                raise Exists(messages.ADD_EXISTS.format(path=op.path), path=op.path, line=op.line)
+            work.put(op.path, op.content)
+        elif isinstance(op, DeleteFile):
+            if work.get(op.path) is None:
+                raise NotFound(
+                    messages.MISSING.format(header="*** Delete File", path=op.path), path=op.path
+                )
+            work.put(op.path, None)
+        else:
+            level = max(level, _update(work, op))
+    changes = _changes(work)
+    if not changes:
+        raise NoChange(messages.NO_CHANGE, path="")
+    return PatchResult(tuple(changes), level)
+
+
+def _update(work: _Workspace, op: UpdateFile) -> Level:
+    text = work.get(op.path)
+    if text is None:
+        raise NotFound(
+            messages.MISSING.format(header="*** Update File", path=op.path), path=op.path
+        )
+    destination = op.move_to if op.move_to and op.move_to != op.path else None
+    if destination is not None and work.get(destination) is not None:
+        raise Exists(messages.MOVE_EXISTS.format(path=destination), path=destination)
+    first_touch = op.path not in work.files
+    updated = apply_chunks(text, op.chunks, op.path, destination)
+    target = destination or op.path
+    if destination is not None:
+        work.put(op.path, None)
+        work.sources[destination] = work.sources.pop(op.path, op.path)
+    work.put(target, updated.text)
+    if first_touch:
+        # The chunk diff is exact and cheap; files touched twice get a full diff.
+        work.diffs[target] = updated.diff
+    return updated.level
+
+
+def _changes(work: _Workspace) -> list[FileChange]:
+    moved_away = set(work.sources.values())
+    changes = []
+    for path, after in work.files.items():
+        source = work.sources.get(path)
+        if source is not None and after is not None and work.read(source) is not None:
+            before = work.read(source)
+            diff = work.diffs.get(path) or _diff(before, after, source, path)
+            changes.append(FileChange("R", path, before, after, diff, source))
+            continue
+        if path in moved_away and after is None:
+            continue
+        before = work.read(path)
+        if before == after:
+            continue
+        kind = "A" if before is None else "D" if after is None else "M"
+        diff = work.diffs.get(path) or _diff(before, after, path, path)
+        changes.append(FileChange(kind, path, before, after, diff))
+    return changes
+
+
+def _diff(before: str | None, after: str | None, old_path: str, new_path: str) -> str:
+    lines = difflib.unified_diff(
+        (before or "").splitlines(keepends=True),
+        (after or "").splitlines(keepends=True),
+        old_path,
+        new_path,
+        n=3,
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)

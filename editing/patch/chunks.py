@@ -1,0 +1,249 @@
+"""Apply the chunks of one ``*** Update File`` to that file's text.
+
+Chunks are located in file order with the edit engine's ladder (so a patch
+never behaves worse than an edit), each after the previous one:
+
+- each ``@@`` anchor is the first line at or after the search start whose
+  text is the anchor (then: that starts with it), compared stripped and with
+  typographic look-alikes folded; the chunk is then looked for after the
+  last anchor, first inside the block the anchor opens (the lines indented
+  deeper than it), then in the rest of the file;
+- the chunk's context and ``-`` lines must match whole lines exactly once
+  in that region, or the chunk is ambiguous;
+- an ``*** End of File`` chunk matches only at the end of the file;
+- a chunk of ``+`` lines only goes right after its anchor (or at the end of
+  the file for an ``End of File`` chunk), never anywhere by default.
+
+The write side is the edit engine's: file line endings, BOM, final newline,
+context lines byte for byte, drift undone in the new lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .. import applied, elision, explain, indentation, matcher, punctuation, report
+from ..document import Document
+from ..errors import AlreadyApplied, Ambiguous, InvalidRequest, NotFound, Placeholder
+from ..escapes import unescape
+from ..matcher import Level, Match, Scope
+from ..messages import line_span, line_spans
+from ..replacement import Replacement, build
+from . import messages
+from .model import Chunk
+
+
+@dataclass(frozen=True)
+class UpdatedText:
+    text: str
+    diff: str
+    level: Level
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Which chunk of which file, for messages."""
+
+    path: str
+    index: int
+    count: int
+    chunk: Chunk
+
+    def format(self, template: str, **fields: object) -> str:
+        anchored = f" (under '@@ {self.chunk.anchors[-1]}')" if self.chunk.anchors else ""
+        return template.format(
+            path=self.path, index=self.index, count=self.count, anchored=anchored, **fields
+        )
+
+
+def apply_chunks(
+    text: str, chunks: Sequence[Chunk], path: str, new_path: str | None = None
+) -> UpdatedText:
+    """The file's new text, or a refusal naming the chunk that failed."""
+    doc = Document(text)
+    cursor = 0
+    replacements: list[Replacement] = []
+    level = Level.EXACT
+    for index, chunk in enumerate(chunks, 1):
+        where = _Where(path, index, len(chunks), chunk)
+        first, block_last = _after_anchors(doc, chunk, cursor, where)
+        old = "".join(line + "\n" for line in chunk.old_lines)
+        new = "".join(line + "\n" for line in chunk.new_lines)
+        unpaired = elision.unpaired(old, new)
+        if unpaired:
+            raise Placeholder(where.format(messages.CHUNK_PLACEHOLDER, line=unpaired[0]), path=path)
+        if not chunk.old_lines:
+            replacements.append(_insertion(doc, chunk, first, new, where))
+            cursor = first
+            continue
+        scopes = [Scope(first, None, whole_lines=True, at_end=chunk.end_of_file)]
+        if block_last is not None and not chunk.end_of_file:
+            scopes.insert(0, Scope(first, block_last, whole_lines=True))
+        match, found_old, found_new, found_level = _locate(doc, old, new, scopes, where)
+        level = max(level, found_level)
+        if found_old != found_new:
+            replacements.append(build(doc, [match], found_old, found_new, path))
+        cursor = match.end
+    new_text = doc.replace([(r.start, r.end, r.text) for r in replacements])
+    _, diff = report.describe(doc, replacements, path, new_path)
+    return UpdatedText(new_text, diff, level)
+
+
+def _locate(
+    doc: Document, old: str, new: str, scopes: list[Scope], where: _Where
+) -> tuple[Match, str, str, Level]:
+    """The one match of the chunk's old lines in the first scope that has any.
+
+    Returns it with old and new as the match read them (unescaped if needed).
+    """
+    located = None
+    for scope in scopes:
+        located = matcher.locate(doc, old, scope)
+        if located:
+            break
+    if located is None:
+        copy = applied.copy_of_new(doc, old, new, scopes[-1])
+        if copy is not None:
+            raise AlreadyApplied(
+                where.format(messages.CHUNK_APPLIED, where=_lines(doc, copy)),
+                path=where.path,
+                line=doc.line_number(copy.start),
+            )
+        head = where.format(messages.CHUNK_NOT_FOUND)
+        raise NotFound(
+            explain.not_found(
+                doc, old, where.path, head=head, retry=messages.CHUNK_RETRY, label="patch"
+            ),
+            path=where.path,
+        )
+    new = unescape(new, located.escapes) if located.escapes else new
+    inside = applied.inside_new(doc, located, new)
+    if len(located.matches) == 1 and inside:
+        raise AlreadyApplied(
+            where.format(messages.CHUNK_APPLIED, where=_lines(doc, inside[0])),
+            path=where.path,
+            line=doc.line_number(inside[0].start),
+        )
+    if len(located.matches) > 1:
+        spans = [
+            (doc.line_number(m.start), doc.line_number(max(m.start, m.end - 1)))
+            for m in located.matches[:20]
+        ]
+        raise Ambiguous(
+            where.format(messages.CHUNK_AMBIGUOUS, n=len(located.matches), lines=line_spans(spans)),
+            path=where.path,
+        )
+    return located.matches[0], located.old, new, located.reported_level
+
+
+def _lines(doc: Document, match: Match) -> str:
+    return line_span(doc.line_number(match.start), doc.line_number(max(match.start, match.end - 1)))
+
+
+def _after_anchors(
+    doc: Document, chunk: Chunk, start: int, where: _Where
+) -> tuple[int, int | None]:
+    """Where the chunk's search starts (after its last anchor), and its block's last start."""
+    block_last = None
+    for anchor in chunk.anchors:
+        line = _find_anchor(doc, anchor, start)
+        if line is None:
+            after = f" after line {doc.line_number(start) - 1}" if start else ""
+            raise NotFound(
+                where.format(messages.ANCHOR_NOT_FOUND, anchor=anchor, after=after), path=where.path
+            )
+        line_start, line_end = line
+        start = min(line_end + 1, len(doc.view))
+        block_last = _block_last(doc, line_start, start)
+    return start, block_last
+
+
+def _find_anchor(doc: Document, anchor: str, start: int) -> tuple[int, int] | None:
+    """The first line at or after ``start`` that is the anchor (else that begins with it).
+
+    "Begins with" stops at a word boundary: ``def foo`` is not ``def foobar()``.
+    Typographic look-alikes are folded when nothing matches as written.
+    """
+    key = anchor.strip()
+    found = _anchor_line(doc.view, key, start)
+    if found is None and not (doc.is_ascii and key.isascii()):
+        found = _anchor_line_folded(doc, punctuation.fold(key).strip(), start)
+    return found
+
+
+def _anchor_line(view: str, key: str, start: int) -> tuple[int, int] | None:
+    beginning = None
+    pos = view.find(key, start)
+    while pos >= 0:
+        line_start = view.rfind("\n", 0, pos) + 1
+        line_end = view.find("\n", pos)
+        line_end = len(view) if line_end < 0 else line_end
+        if not view[line_start:pos].strip():
+            rest = view[pos + len(key) : line_end]
+            if not rest.strip():
+                return line_start, line_end
+            if beginning is None and _word_ends(key, rest):
+                beginning = line_start, line_end
+        pos = view.find(key, line_end)
+    return beginning
+
+
+def _anchor_line_folded(doc: Document, key: str, start: int) -> tuple[int, int] | None:
+    beginning = None
+    line_start = start
+    while line_start < len(doc.view):
+        line_end = doc.line_end(line_start)
+        text = punctuation.fold(doc.view[line_start:line_end]).strip()
+        if text == key:
+            return line_start, line_end
+        if beginning is None and text.startswith(key) and _word_ends(key, text[len(key) :]):
+            beginning = line_start, line_end
+        line_start = line_end + 1
+    return beginning
+
+
+def _word_ends(key: str, rest: str) -> bool:
+    """Whether ``key`` followed by ``rest`` does not cut a word in two."""
+    return not (rest[:1].isalnum() or rest[:1] == "_") or not (
+        key[-1:].isalnum() or key[-1:] == "_"
+    )
+
+
+def _block_last(doc: Document, anchor_start: int, body_start: int) -> int | None:
+    """The last offset where a line of the block the anchor line opens starts.
+
+    The block is the lines after the anchor that are blank or indented
+    deeper than it; None when the next line is not deeper (no block).
+    """
+    view = doc.view
+    width = len(indentation.leading(view[anchor_start:body_start]).expandtabs(8))
+    pos, last = body_start, None
+    while pos < len(view):
+        end = doc.line_end(pos)
+        line = view[pos:end]
+        if line.strip():
+            if len(indentation.leading(line).expandtabs(8)) <= width:
+                break
+            last = pos
+        pos = end + 1
+    return last
+
+
+def _insertion(doc: Document, chunk: Chunk, at: int, new: str, where: _Where) -> Replacement:
+    """A chunk of ``+`` lines only: after its anchor, or at the end of the file."""
+    if chunk.end_of_file:
+        at = len(doc.view)
+    elif not chunk.anchors:
+        raise InvalidRequest(where.format(messages.PURE_ADDITION), path=where.path)
+    located = matcher.locate(doc, new, Scope(at, at, whole_lines=True))
+    if located is not None:
+        raise AlreadyApplied(
+            where.format(messages.CHUNK_APPLIED, where=_lines(doc, located.matches[0])),
+            path=where.path,
+        )
+    text = new.replace("\n", doc.eol)
+    if at == len(doc.view) and doc.view and not doc.view.endswith("\n"):
+        # After a last line without a newline: end that line, keep none at the end.
+        text = doc.eol + text.removesuffix(doc.eol)
+    return Replacement(at, at, text)
