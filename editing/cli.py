@@ -1,26 +1,75 @@
-"""The ``surehand`` command line."""
+"""The ``surehand`` command line: ``eval`` and ``apply-patch``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from . import eval as corpus_eval
+from .errors import EditError, PatchParseError
+from .files import Workdir
+from .patch import UpdateFile, apply_patch, parse_patch
+
+EXIT_APPLIED, EXIT_REFUSED, EXIT_PARSE_ERROR = 0, 1, 2
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="surehand", description="surehand command line")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    commands.add_parser(
-        "eval",
-        help="score the edit engine on an edit corpus",
-        add_help=False,
+    commands.add_parser("eval", help="score the edit engine on an edit corpus", add_help=False)
+    patch = commands.add_parser(
+        "apply-patch",
+        help="apply a '*** Begin Patch' patch to a directory",
+        description=(
+            "Apply a patch in the '*** Begin Patch' format to the files of a directory, "
+            "all files or none. Prints one line per file (A added, M modified, D deleted, "
+            "R renamed) and the unified diff."
+        ),
+        epilog="Exit status: 0 applied, 1 refused (nothing changed), 2 the patch does not parse.",
     )
+    patch.add_argument("patch", nargs="?", default="-", help="patch file (default: stdin)")
+    patch.add_argument(
+        "-C", "--directory", type=Path, default=Path(), help="directory the paths are in"
+    )
+    patch.add_argument("--dry-run", action="store_true", help="print the result, write nothing")
     args, rest = parser.parse_known_args(argv)
     if args.command == "eval":
         return corpus_eval.main(rest, prog="surehand eval")
-    parser.error(f"unknown command {args.command}")
-    return 2
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    return apply_patch_command(args.patch, args.directory, dry_run=args.dry_run)
+
+
+def apply_patch_command(source: str, directory: Path, *, dry_run: bool) -> int:
+    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    workdir = Workdir(directory)
+    try:
+        patch = parse_patch(text)
+        for op in patch.ops:
+            workdir.resolve(op.path)
+            if isinstance(op, UpdateFile) and op.move_to:
+                workdir.resolve(op.move_to)
+        result = apply_patch(patch, workdir.read)
+    except PatchParseError as error:
+        print(error.message, file=sys.stderr)
+        return EXIT_PARSE_ERROR
+    except EditError as error:
+        print(error.message, file=sys.stderr)
+        return EXIT_REFUSED
+    for line in result.summary:
+        print(line)
+    sys.stdout.write(result.diff)
+    if dry_run:
+        return EXIT_APPLIED
+    files: dict[str, str | None] = {change.path: change.after for change in result.changes}
+    files.update({change.source: None for change in result.changes if change.source})
+    try:
+        workdir.write(files)
+    except OSError as error:
+        print(f"Writing failed: {error}", file=sys.stderr)
+        return EXIT_REFUSED
+    return EXIT_APPLIED
 
 
 if __name__ == "__main__":

@@ -143,7 +143,9 @@ def _changes(work: _Workspace) -> list[FileChange]:
         if before == after:
             continue
         kind = "A" if before is None else "D" if after is None else "M"
-        diff = work.diffs.get(path) or _diff(before, after, path, path)
+        old_label = "/dev/null" if before is None else path
+        new_label = "/dev/null" if after is None else path
+        diff = work.diffs.get(path) or _diff(before, after, old_label, new_label)
         changes.append(FileChange(kind, path, before, after, diff))
     return changes
 

@@ -1,0 +1,90 @@
+"""Files inside one directory, for the command line: the engine's only I/O.
+
+Every path a request names is relative to the directory and must stay in
+it: absolute paths, ``..``, ``.git/`` and symlinks that lead out are
+refused. Only UTF-8 text up to ``MAX_BYTES`` is read (bytes as they are: a
+CRLF file stays CRLF, a BOM stays). Writes go to a temporary file in the
+same folder that is then renamed over the target, so a file is never left
+half written; all files are staged before the first rename.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path, PurePosixPath
+
+from .errors import InvalidRequest
+
+MAX_BYTES = 8 * 1024 * 1024
+
+
+class Workdir:
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+
+    def resolve(self, relative: str) -> Path:
+        """The absolute path for ``relative``, or a refusal when it leaves the directory."""
+        pure = PurePosixPath(relative.replace("\\", "/"))
+        if not relative.strip() or pure.is_absolute() or Path(relative).is_absolute():
+            raise _refuse(relative, "is not a path relative to the directory")
+        if ".." in pure.parts:
+            raise _refuse(relative, "goes outside the directory with '..'")
+        if ".git" in pure.parts:
+            raise _refuse(relative, "is inside .git, which is not edited")
+        path = self.root.joinpath(*pure.parts)
+        if not path.resolve().is_relative_to(self.root):
+            raise _refuse(relative, "leads outside the directory through a symbolic link")
+        return path
+
+    def read(self, relative: str) -> str | None:
+        """The text of a file, None when there is none; refuses what is not text."""
+        path = self.resolve(relative)
+        if not path.exists():
+            return None
+        if not path.is_file():
+            raise _refuse(relative, "is not a regular file")
+        if path.stat().st_size > MAX_BYTES:
+            raise _refuse(relative, f"is larger than {MAX_BYTES // (1024 * 1024)} MB")
+        data = path.read_bytes()
+        if b"\0" in data:
+            raise _refuse(relative, "is a binary file")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _refuse(relative, "is not UTF-8 text") from None
+
+    def write(self, files: dict[str, str | None]) -> None:
+        """Write every file (None deletes it), each replaced atomically."""
+        staged: list[tuple[Path, Path]] = []
+        try:
+            for relative, text in files.items():
+                if text is not None:
+                    target = self.resolve(relative)
+                    staged.append((self._stage(target, text), target))
+            for temporary, target in staged:
+                temporary.replace(target)
+            staged = []
+            for relative, text in files.items():
+                if text is None:
+                    self.resolve(relative).unlink(missing_ok=True)
+        finally:
+            for temporary, _ in staged:
+                with contextlib.suppress(FileNotFoundError):
+                    temporary.unlink()
+
+    @staticmethod
+    def _stage(target: Path, text: str) -> Path:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        descriptor, name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+        staged = Path(name)
+        if target.exists():
+            staged.chmod(target.stat().st_mode & 0o7777)
+        return staged
+
+
+def _refuse(relative: str, why: str) -> InvalidRequest:
+    return InvalidRequest(f"Refused: {relative!r} {why}. Nothing was changed.", path=relative)
