@@ -3,15 +3,19 @@
 - old is found only inside a copy of new: resending ``x`` -> ``x + 1`` to a
   file that has ``x + 1`` finds ``x`` in it, and applying would give
   ``x + 1 + 1``;
-- old is nowhere but new is there, and new has a line old lacks (so its
-  presence is evidence, not coincidence).
+- old is nowhere but new is there and has a line old lacks. Its presence
+  must be evidence, not coincidence: a lone ``return 0`` is in many files,
+  so a one-line new only counts as a whole line of the file, found as it
+  is (blanks at the end aside) and only once.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 from . import matcher, punctuation
 from .document import Document
-from .matcher import EVERYWHERE, Located, Match, Scope
+from .matcher import EVERYWHERE, Level, Located, Match, Scope
 
 
 def inside_new(doc: Document, located: Located, new: str) -> list[Match]:
@@ -27,11 +31,19 @@ def inside_new(doc: Document, located: Located, new: str) -> list[Match]:
 def copy_of_new(doc: Document, old: str, new: str, scope: Scope = EVERYWHERE) -> Match | None:
     """Where new already is, when old is not there and new proves the edit was made."""
     old_lines = {line.strip() for line in old.split("\n")}
-    adds = any(line.strip() and line.strip() not in old_lines for line in new.split("\n"))
-    if not adds:
+    new_lines = [line.strip() for line in new.split("\n") if line.strip()]
+    if not any(line not in old_lines for line in new_lines):
         return None
+    if len(new_lines) == 1:
+        scope = dataclasses.replace(scope, whole_lines=True)
     located = matcher.locate(doc, new, scope)
-    return located.matches[0] if located else None
+    if located is None:
+        return None
+    if len(new_lines) == 1 and (
+        located.reported_level > Level.TRAILING_WHITESPACE or len(located.matches) > 1
+    ):
+        return None
+    return located.matches[0]
 
 
 def _compact(text: str) -> str:

@@ -118,7 +118,7 @@ def _locate(
             path=where.path,
         )
     new = unescape(new, located.escapes) if located.escapes else new
-    inside = applied.inside_new(doc, located, new)
+    inside = applied.inside_new(doc, located, new) if located.old != new else []
     if len(located.matches) == 1 and inside:
         raise AlreadyApplied(
             where.format(messages.CHUNK_APPLIED, where=_lines(doc, inside[0])),

@@ -17,13 +17,27 @@ What it measures
     The baseline, timed in the same run, is ``str.find`` of the block's exact
     file text in the same file text; each row shows engine median / baseline.
 
+    Then the patch format, on the same file:
+
+    - ``patch_10_chunks``: the full ``editing.patch.apply_patch`` call (parse,
+      locate and apply every chunk, diff) for one ``*** Update File`` of 10
+      chunks spread evenly through the file (one every ~lines/10 lines), each
+      under an ``@@ def render_<n>(...)`` anchor with 3 context lines, one
+      ``-`` and one ``+`` line (the method's unique ``total_<n>`` line);
+    - ``patch_parse``: ``editing.patch.parse_patch`` alone on the same text.
+
+    Their baseline is 10 ``str.find`` calls, each from the start of the file,
+    for the 10 chunks' old blocks (context and ``-`` lines) as file text.
+
 How
     Each generated unit (a class with two methods and a helper function) has
     its own identifiers, so the edited block occurs once. Every case runs once
     as a warm-up whose result is checked: an applied case must produce exactly
     the file with the block replaced by the new text as the file would have
     it, at the expected ladder level; ``not_found`` must raise with reason
-    ``not_found`` and name the block's lines in its hint. A wrong result is
+    ``not_found`` and name the block's lines in its hint. The patch must
+    give one modified file equal to the file with its 10 old blocks replaced,
+    at level ``EXACT``, and parse into one update of 10 chunks. A wrong result is
     reported and the script exits 1 (timing a wrong answer means nothing).
     Then ``--repeat`` calls are timed one by one with ``time.perf_counter_ns``,
     with the garbage collector off as ``timeit`` does, and the median is shown.
@@ -43,13 +57,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from editing import EditError, Level, apply_edit
+from editing.patch import UpdateFile, apply_patch, parse_patch
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 DEFAULT_REPEAT = 51
-MIN_SIZE = 100  # lines: room for the header and three whole units
+MIN_SIZE = 250  # lines: room for the header and ten whole units (one per patch chunk)
 HEADLINE_SIZE = 100_000
 HEADLINE_CASE = "indentation"
 INDENT = "    "
+PATCH_CHUNKS = 10
+PATCH_PATH = "gen.py"
 
 
 # -- the generated file -----------------------------------------------------
@@ -281,13 +298,146 @@ def bench_size(lines: int, repeat: int) -> list[Row]:
         level, error = check(fixture, case, old, new)
         engine_ns = None if error else median_ns(_engine_call(text, old, new), repeat)
         rows.append(Row(fixture.lines, case.name, level, engine_ns, find_ns, error))
+    rows.extend(bench_patch(fixture.lines, text, repeat))
     return rows
+
+
+# -- the patch case ------------------------------------------------------------
+
+
+def patch_units(lines: int) -> list[int]:
+    """The units the patch edits: ``PATCH_CHUNKS`` whole ones, evenly spread."""
+    whole = (lines - len(_HEADER)) // _UNIT_LINES
+    offset = whole // (2 * PATCH_CHUNKS)  # the middle of each tenth, not its start
+    return [k * whole // PATCH_CHUNKS + offset for k in range(PATCH_CHUNKS)]
+
+
+def chunk_lines(n: int) -> tuple[str, list[str], list[str]]:
+    """The anchor, old lines and new lines of the chunk in ``render_<n>``.
+
+    Old is the method's body as the file has it; new changes only its
+    ``total_<n>`` line, which no other unit has.
+    """
+    anchor, *old = method_lines(n)
+    new = list(old)
+    new[1] = old[1] + " + 1"
+    return anchor.strip(), old, new
+
+
+def make_patch(units: list[int]) -> str:
+    """One ``*** Update File`` of ``gen.py`` with a chunk per unit, in file order."""
+    out = ["*** Begin Patch", f"*** Update File: {PATCH_PATH}"]
+    for n in units:
+        anchor, old, new = chunk_lines(n)
+        out.append(f"@@ {anchor}")
+        out.append(f" {old[0]}")
+        out.append(f"-{old[1]}")
+        out.append(f"+{new[1]}")
+        out.extend(f" {line}" for line in old[2:])
+    out.append("*** End Patch")
+    return "\n".join(out) + "\n"
+
+
+@dataclass(frozen=True)
+class PatchFixture:
+    """A patch on a generated file, the chunks' old blocks, and the file after it."""
+
+    lines: int
+    text: str
+    patch: str
+    blocks: tuple[str, ...]
+    expected: str
+
+
+def make_patch_fixture(lines: int, text: str) -> PatchFixture:
+    units = patch_units(lines)
+    expected = text
+    blocks = []
+    for n in units:
+        _, old, new = chunk_lines(n)
+        block = "\n".join(old)
+        at = expected.find(block)
+        if at < 0 or expected.find(block, at + 1) >= 0:
+            raise SystemExit(f"generator bug: the chunk block of unit {n} is not unique")
+        expected = expected[:at] + "\n".join(new) + expected[at + len(block) :]
+        blocks.append(block)
+    return PatchFixture(lines, text, make_patch(units), tuple(blocks), expected)
+
+
+def _reader(fixture: PatchFixture) -> Callable[[str], str | None]:
+    def read(path: str) -> str | None:
+        return fixture.text if path == PATCH_PATH else None
+
+    return read
+
+
+def check_patch(fixture: PatchFixture) -> tuple[str, str | None]:
+    """Apply the patch once: ``(level shown, error or None)``."""
+    try:
+        result = apply_patch(fixture.patch, _reader(fixture))
+    except EditError as error:
+        return "-", f"refused ({error.reason}): {error.message.splitlines()[0]}"
+    shown = result.level.name
+    if [(c.kind, c.path) for c in result.changes] != [("M", PATCH_PATH)]:
+        return shown, f"expected one modified {PATCH_PATH}, got {result.summary}"
+    if result.level != Level.EXACT:
+        return shown, f"matched at {shown}, expected EXACT"
+    if result.changes[0].after != fixture.expected:
+        return shown, "the patched file text is not the expected one"
+    return shown, None
+
+
+def check_parse(fixture: PatchFixture) -> str | None:
+    """Parse the patch once: the error, or None when it is one update of 10 chunks."""
+    try:
+        patch = parse_patch(fixture.patch)
+    except EditError as error:
+        return f"refused ({error.reason}): {error.message.splitlines()[0]}"
+    ops = patch.ops
+    if len(ops) != 1 or not isinstance(ops[0], UpdateFile) or ops[0].path != PATCH_PATH:
+        return f"expected one update of {PATCH_PATH}, got {ops}"
+    if len(ops[0].chunks) != PATCH_CHUNKS:
+        return f"expected {PATCH_CHUNKS} chunks, got {len(ops[0].chunks)}"
+    return None
+
+
+def _patch_call(fixture: PatchFixture) -> Callable[[], object]:
+    patch, read = fixture.patch, _reader(fixture)
+
+    def call() -> object:
+        try:
+            return apply_patch(patch, read)
+        except EditError as error:
+            return error
+
+    return call
+
+
+def _finds_call(text: str, blocks: tuple[str, ...]) -> Callable[[], object]:
+    def call() -> object:
+        return [text.find(block) for block in blocks]
+
+    return call
+
+
+def bench_patch(lines: int, text: str, repeat: int) -> list[Row]:
+    fixture = make_patch_fixture(lines, text)
+    find_ns = median_ns(_finds_call(text, fixture.blocks), repeat)
+    level, error = check_patch(fixture)
+    apply_ns = None if error else median_ns(_patch_call(fixture), repeat)
+    parse_error = check_parse(fixture)
+    patch = fixture.patch
+    parse_ns = None if parse_error else median_ns(lambda: parse_patch(patch), repeat)
+    return [
+        Row(lines, f"patch_{PATCH_CHUNKS}_chunks", level, apply_ns, find_ns, error),
+        Row(lines, "patch_parse", "(parse only)", parse_ns, find_ns, parse_error),
+    ]
 
 
 # -- output --------------------------------------------------------------------
 
 _COLUMNS = ("lines", "case", "level matched", "engine ms", "str.find ms", "ratio")
-_WIDTHS = (8, 12, 20, 10, 12, 9)
+_WIDTHS = (8, 16, 20, 10, 12, 9)
 
 
 def _format(cells: tuple[str, ...]) -> str:
@@ -319,6 +469,27 @@ def headline(rows: list[Row]) -> str:
         f"HEADLINE: {row.lines:,}-line {HEADLINE_CASE} drift: median "
         f"{_ms(row.engine_ns)} ms, {row.engine_ns / row.find_ns:.1f}x str.find "
         f"({_ms(row.find_ns)} ms)"
+    )
+
+
+def patch_note(rows: list[Row]) -> str:
+    """The largest patch figure against ten single exact edits of the same size."""
+    by_case = {(r.lines, r.case): r.engine_ns for r in rows if r.engine_ns is not None}
+    sizes = [
+        lines
+        for (lines, case) in by_case
+        if case == f"patch_{PATCH_CHUNKS}_chunks" and (lines, "exact") in by_case
+    ]
+    if not sizes:
+        return "PATCH: no figure (a result was wrong)"
+    lines = max(sizes)
+    patch_ns, exact_ns = by_case[lines, f"patch_{PATCH_CHUNKS}_chunks"], by_case[lines, "exact"]
+    parse_ns = by_case.get((lines, "patch_parse"))
+    parse = f"; parse_patch alone {_ms(parse_ns)} ms" if parse_ns is not None else ""
+    return (
+        f"PATCH: {lines:,}-line {PATCH_CHUNKS}-chunk apply_patch: median {_ms(patch_ns)} ms, "
+        f"{patch_ns / (PATCH_CHUNKS * exact_ns):.1f}x {PATCH_CHUNKS} single exact edits "
+        f"({_ms(PATCH_CHUNKS * exact_ns)} ms){parse}"
     )
 
 
@@ -359,6 +530,7 @@ def main(argv: list[str] | None = None) -> int:
     for row in wrong:
         print(f"WRONG RESULT: {row.lines:,} lines, {row.case}: {row.error}")
     print(headline(rows))
+    print(patch_note(rows))
     print(f"total {time.perf_counter() - began:.1f} s")
     return 1 if wrong else 0
 
