@@ -1,6 +1,5 @@
 """``surehand apply-patch`` on real directories."""
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -180,5 +179,5 @@ def test_file_mode_is_kept_and_no_temporary_file_is_left(project: Path):
     script.chmod(0o755)
     patch = "*** Begin Patch\n*** Update File: run.sh\n-echo 1\n+echo 2\n*** End Patch\n"
     assert surehand("apply-patch", "-C", str(project), stdin=patch).returncode == 0
-    assert os.stat(script).st_mode & 0o777 == 0o755
+    assert script.stat().st_mode & 0o777 == 0o755
     assert sorted(p.name for p in project.iterdir()) == ["a.py", "b.py", "run.sh"]
