@@ -15,11 +15,14 @@ Grammar (``LF`` ends every line; a CRLF patch is read the same)::
 
 Lenient where models are sloppy and the meaning is still certain: blank
 lines and whitespace around the patch and around markers; a heredoc
-wrapper; the first chunk of an update without ``@@``; several ``@@`` lines
-in a row (nested anchors: a class, then a method in it); a unified-diff
-header ``@@ -12,7 +12,8 @@`` read as a bare ``@@``; blank lines between
-chunks and operations; a blank line inside a chunk (an empty context line)
-or inside an added file (an empty line).
+wrapper (any terminator word), a Markdown code fence or a BOM around it;
+the first chunk of an update without ``@@``; several ``@@`` lines in a row
+(nested anchors: a class, then a method in it); a unified-diff header
+``@@ -12,7 +12,8 @@`` read as a bare ``@@``; blank lines between chunks and
+operations; a blank line inside a chunk (an empty context line, like a lone
+space) or inside an added file (an empty line). Blank lines at either edge
+of a chunk separate it from what surrounds it: they are not context (so an
+empty context line there only shortens the chunk's context).
 
 Strict where guessing could damage code: an unknown ``***`` header, a line
 of an added file or a chunk without its marker, a ``Move to`` that does
@@ -39,6 +42,7 @@ from __future__ import annotations
 import re
 from enum import Enum, auto
 
+from ..document import BOM
 from ..errors import PatchParseError
 from . import messages
 from .model import ADDED, CONTEXT, REMOVED, AddFile, Chunk, DeleteFile, FileOp, Patch, UpdateFile
@@ -46,6 +50,7 @@ from .model import ADDED, CONTEXT, REMOVED, AddFile, Chunk, DeleteFile, FileOp, 
 BEGIN, END, END_OF_FILE = "*** Begin Patch", "*** End Patch", "*** End of File"
 _HEADER = re.compile(r"^\*\*\* (Add File|Delete File|Update File|Move to): ?(.*)$")
 _WRAPPER = re.compile(r"""^(?:apply_patch\s+)?<<\s*(['"]?)(\w+)\1$""")
+_FENCE = re.compile(r"^```[\w-]*$")  # a Markdown code fence around the patch
 _UNIFIED_HUNK = re.compile(r"^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$")
 
 
@@ -125,6 +130,10 @@ class PatchStream:
 
     def _dispatch(self, line: str) -> None:
         stripped = line.strip()
+        in_body = self._state in (_State.BODY, _State.ADD, _State.UPDATE)
+        if in_body and line.rstrip() == self._terminator:
+            # The heredoc closed before the patch did.
+            self._fail(self._number, messages.NO_END)
         if self._state is _State.START:
             self._start(stripped)
         elif self._state is _State.END:
@@ -139,8 +148,9 @@ class PatchStream:
             self._fail(self._number, messages.EXPECTED_OP.format(line=stripped))
 
     def _start(self, stripped: str) -> None:
+        stripped = stripped.removeprefix(BOM).strip()
         wrapper = _WRAPPER.match(stripped)
-        if not stripped:
+        if not stripped or _FENCE.match(stripped):
             return
         if wrapper and self._terminator is None:
             self._terminator = wrapper.group(2)
@@ -150,7 +160,7 @@ class PatchStream:
             self._fail(self._number, messages.EXPECTED_BEGIN.format(line=stripped))
 
     def _after_end(self, stripped: str) -> None:
-        if not stripped:
+        if not stripped or _FENCE.match(stripped):
             return
         if self._terminator is not None and stripped == self._terminator:
             self._terminator = None
@@ -283,6 +293,7 @@ class PatchStream:
         self._anchors, self._lines, self._blanks = [], [], 0
 
     def _fail(self, line: int, problem: str) -> None:
+        line = max(line, 1)
         raise PatchParseError(
             messages.PARSE_ERROR.format(line=line, problem=problem), path="", line=line
         )

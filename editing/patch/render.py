@@ -11,7 +11,9 @@ def render_patch(patch: Patch) -> str:
     for op in patch.ops:
         if isinstance(op, AddFile):
             out.append(f"*** Add File: {op.path}")
-            out.extend("+" + line for line in op.content.splitlines())
+            out.extend(
+                "+" + line for line in op.content.removesuffix("\n").split("\n") if op.content
+            )
         elif isinstance(op, DeleteFile):
             out.append(f"*** Delete File: {op.path}")
         elif isinstance(op, UpdateFile):
