@@ -20,22 +20,63 @@ from .errors import InvalidRequest
 MAX_BYTES = 8 * 1024 * 1024
 
 
+class OutsideRoot(ValueError):
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def resolve_inside(root: Path, relative: str) -> Path:
+    """``root / relative`` if it stays inside ``root`` (a resolved path), else ``OutsideRoot``.
+
+    Refuses empty and absolute paths, ``..`` and symlinks (of the path or
+    any folder on it) that lead out of ``root``.
+    """
+    pure = PurePosixPath(relative.replace("\\", "/"))
+    if not relative.strip() or pure.is_absolute() or Path(relative).is_absolute():
+        raise OutsideRoot("is not a path relative to the directory")
+    if ".." in pure.parts:
+        raise OutsideRoot("goes outside the directory with '..'")
+    path = root.joinpath(*pure.parts)
+    if not path.resolve().is_relative_to(root):
+        raise OutsideRoot("leads outside the directory through a symbolic link")
+    return path
+
+
+class NotText(ValueError):
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def read_text(path: Path, max_bytes: int) -> str:
+    """A file's UTF-8 text as it is (line endings, BOM), or ``NotText`` saying why not."""
+    if not path.is_file():
+        raise NotText("is not a regular file")
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise NotText(f"is too large ({size:,} bytes; the limit is {max_bytes:,})")
+    data = path.read_bytes()
+    if b"\0" in data:
+        raise NotText("is a binary file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotText("is not UTF-8 text") from None
+
+
 class Workdir:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
 
     def resolve(self, relative: str) -> Path:
         """The absolute path for ``relative``, or a refusal when it leaves the directory."""
-        pure = PurePosixPath(relative.replace("\\", "/"))
-        if not relative.strip() or pure.is_absolute() or Path(relative).is_absolute():
-            raise _refuse(relative, "is not a path relative to the directory")
-        if ".." in pure.parts:
-            raise _refuse(relative, "goes outside the directory with '..'")
-        if ".git" in pure.parts:
+        try:
+            path = resolve_inside(self.root, relative)
+        except OutsideRoot as error:
+            raise _refuse(relative, error.why) from None
+        if ".git" in path.relative_to(self.root).parts:
             raise _refuse(relative, "is inside .git, which is not edited")
-        path = self.root.joinpath(*pure.parts)
-        if not path.resolve().is_relative_to(self.root):
-            raise _refuse(relative, "leads outside the directory through a symbolic link")
         return path
 
     def read(self, relative: str) -> str | None:
@@ -43,17 +84,10 @@ class Workdir:
         path = self.resolve(relative)
         if not path.exists():
             return None
-        if not path.is_file():
-            raise _refuse(relative, "is not a regular file")
-        if path.stat().st_size > MAX_BYTES:
-            raise _refuse(relative, f"is larger than {MAX_BYTES // (1024 * 1024)} MB")
-        data = path.read_bytes()
-        if b"\0" in data:
-            raise _refuse(relative, "is a binary file")
         try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise _refuse(relative, "is not UTF-8 text") from None
+            return read_text(path, MAX_BYTES)
+        except NotText as error:
+            raise _refuse(relative, error.why) from None
 
     def write(self, files: dict[str, str | None]) -> None:
         """Write every file (None deletes it), each replaced atomically."""

@@ -1,0 +1,223 @@
+"""The model adapter for OpenAI-compatible chat-completions endpoints.
+
+The only module that knows the API's payload shape. It streams every
+completion (text and tool-call pieces go to ``on_delta`` as they arrive),
+retries 429, 5xx, timeouts and dropped connections with exponential backoff
+(honouring ``Retry-After``), and turns every failure into a ``ModelError``
+that says what to check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+import openai
+
+from .content_calls import calls_in_content
+from .conversation import Message, ModelTurn, ToolCall, Usage
+from .model import (
+    Delta,
+    ModelAuthFailed,
+    ModelError,
+    ModelNotFound,
+    ModelRateLimited,
+    ModelRequestRefused,
+    ModelServerFailed,
+    ModelTimedOut,
+    ModelUnreachable,
+    OnDelta,
+    ToolSpec,
+)
+from .settings import Settings
+
+NO_KEY = "no-key"  # local servers accept any key; the client insists on one
+MAX_BACKOFF = 30.0
+
+
+class OpenAIClient:
+    def __init__(self, settings: Settings, *, backoff: float = 1.0) -> None:
+        key = settings.key()
+        if not key and not settings.base_url:
+            raise ModelAuthFailed(
+                f"No API key: set the environment variable {settings.api_key_env} (or the "
+                "setting apiKeyEnv to the variable that holds it), or point baseUrl at a "
+                "server that needs none."
+            )
+        if not settings.model:
+            raise ModelNotFound(
+                "No model configured: set the setting 'model' or the environment variable "
+                "SUREHAND_MODEL to a model your endpoint serves."
+            )
+        self.settings = settings
+        self.backoff = backoff
+        self._client = openai.AsyncOpenAI(
+            api_key=key or NO_KEY,
+            base_url=settings.base_url or None,
+            timeout=settings.request_timeout,
+            max_retries=0,
+        )
+
+    @property
+    def endpoint(self) -> str:
+        return str(self._client.base_url)
+
+    async def complete(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec], on_delta: OnDelta | None
+    ) -> ModelTurn:
+        request: dict[str, Any] = {
+            "model": self.settings.model,
+            "messages": [_payload(m) for m in messages],
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if tools:
+            request["tools"] = [_tool_payload(t) for t in tools]
+        attempts = self.settings.max_retries + 1
+        for attempt in range(attempts):
+            try:
+                turn = await self._stream(request, on_delta)
+            except openai.APIError as error:
+                failure = self._failure(error)
+                retry_in = _retry_delay(error, attempt, self.backoff)
+                if retry_in is None or attempt == attempts - 1:
+                    raise failure from None
+                await asyncio.sleep(retry_in)
+                continue
+            calls = turn.tool_calls or calls_in_content(turn.content, {t.name for t in tools})
+            if calls and not turn.tool_calls:
+                turn = ModelTurn("", calls, turn.usage)
+            return turn
+        raise AssertionError("unreachable")
+
+    async def _stream(self, request: dict[str, Any], on_delta: OnDelta | None) -> ModelTurn:
+        stream = await self._client.chat.completions.create(**request)
+        text: list[str] = []
+        calls: dict[int, dict[str, str]] = {}
+        usage = Usage()
+        async for chunk in stream:
+            if chunk.usage:
+                usage = Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0)
+            for choice in chunk.choices:
+                delta = choice.delta
+                if delta.content:
+                    text.append(delta.content)
+                    if on_delta:
+                        on_delta(Delta(text=delta.content))
+                for piece in delta.tool_calls or ():
+                    call = calls.setdefault(piece.index, {"id": "", "name": "", "arguments": ""})
+                    function = piece.function
+                    call["id"] = piece.id or call["id"]
+                    call["name"] += (function.name or "") if function else ""
+                    arguments = (function.arguments or "") if function else ""
+                    call["arguments"] += arguments
+                    if on_delta:
+                        on_delta(Delta(tool_index=piece.index, tool_name=call["name"],
+                                       arguments=arguments))
+        tool_calls = tuple(
+            ToolCall(call["id"] or f"call_{index}", call["name"], call["arguments"])
+            for index, call in sorted(calls.items())
+        )
+        return ModelTurn("".join(text), tool_calls, usage)
+
+    def _failure(self, error: openai.APIError) -> ModelError:
+        where = self.endpoint
+        model = self.settings.model
+        if isinstance(error, openai.APITimeoutError):
+            return ModelTimedOut(
+                f"The model endpoint {where} did not answer within "
+                f"{self.settings.request_timeout:g} s. Check the server, or raise "
+                "requestTimeout."
+            )
+        if isinstance(error, openai.APIConnectionError):
+            return ModelUnreachable(
+                f"Cannot reach the model endpoint {where}: {_cause(error)}. Check baseUrl "
+                "and that the server is running."
+            )
+        status = getattr(error, "status_code", None)
+        detail = _detail(error)
+        if status in (401, 403):
+            return ModelAuthFailed(
+                f"The model endpoint {where} refused the API key ({status}: {detail}). Check "
+                f"the key in {self.settings.api_key_env}."
+            )
+        if status == 404:
+            return ModelNotFound(
+                f"The model endpoint {where} has no model {model!r} or no chat-completions "
+                f"route ({detail}). Check the model name and baseUrl."
+            )
+        if status == 429:
+            return ModelRateLimited(
+                f"The model endpoint {where} kept answering 429 (rate limited): {detail}. "
+                "Wait and try again."
+            )
+        if status is not None and status >= 500:
+            return ModelServerFailed(
+                f"The model endpoint {where} failed with {status}: {detail}. Try again later."
+            )
+        return ModelRequestRefused(f"The model endpoint {where} refused the request ({status}): "
+                                   f"{detail}.")
+
+
+def _retry_delay(error: openai.APIError, attempt: int, base: float) -> float | None:
+    """Seconds to wait before retrying, or None when retrying cannot help."""
+    if isinstance(error, openai.APITimeoutError):
+        return base * 2**attempt
+    if isinstance(error, openai.APIConnectionError):
+        return base * 2**attempt if attempt == 0 else None
+    status = getattr(error, "status_code", None)
+    if status != 429 and (status is None or status < 500):
+        return None
+    delay = base * 2**attempt
+    response = getattr(error, "response", None)
+    retry_after = response.headers.get("retry-after") if response is not None else None
+    if retry_after:
+        try:
+            delay = max(delay, float(retry_after))
+        except ValueError:
+            pass
+    return min(delay, MAX_BACKOFF)
+
+
+def _cause(error: Exception) -> str:
+    cause = error.__cause__ or error.__context__
+    return str(cause) if cause else str(error)
+
+
+def _detail(error: openai.APIError) -> str:
+    body = getattr(error, "body", None)
+    if isinstance(body, dict):
+        message = body.get("message") or (body.get("error") or {}).get("message")
+        if message:
+            return str(message)
+    return error.message
+
+
+def _payload(message: Message) -> dict[str, Any]:
+    if message.role == "tool":
+        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
+    payload: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.tool_calls:
+        payload["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.arguments},
+            }
+            for call in message.tool_calls
+        ]
+    return payload
+
+
+def _tool_payload(spec: ToolSpec) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": spec.name,
+            "description": spec.description,
+            "parameters": spec.parameters,
+            "strict": True,
+        },
+    }
+
