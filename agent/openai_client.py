@@ -113,8 +113,11 @@ class OpenAIClient:
                     arguments = (function.arguments or "") if function else ""
                     call["arguments"] += arguments
                     if on_delta:
-                        on_delta(Delta(tool_index=piece.index, tool_name=call["name"],
-                                       arguments=arguments))
+                        on_delta(
+                            Delta(
+                                tool_index=piece.index, tool_name=call["name"], arguments=arguments
+                            )
+                        )
         tool_calls = tuple(
             ToolCall(call["id"] or f"call_{index}", call["name"], call["arguments"])
             for index, call in sorted(calls.items())
@@ -156,8 +159,9 @@ class OpenAIClient:
             return ModelServerFailed(
                 f"The model endpoint {where} failed with {status}: {detail}. Try again later."
             )
-        return ModelRequestRefused(f"The model endpoint {where} refused the request ({status}): "
-                                   f"{detail}.")
+        return ModelRequestRefused(
+            f"The model endpoint {where} refused the request ({status}): {detail}."
+        )
 
 
 def _retry_delay(error: openai.APIError, attempt: int, base: float) -> float | None:
@@ -220,4 +224,3 @@ def _tool_payload(spec: ToolSpec) -> dict[str, Any]:
             "strict": True,
         },
     }
-

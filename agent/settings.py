@@ -128,6 +128,8 @@ def _convert(value: Any, spec: dataclasses.Field[Any]) -> Any:
         ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
         return float(value) if ok else None
     if kind == "tuple[str, ...]":
-        ok = isinstance(value, list | tuple) and all(isinstance(v, str) and v.strip() for v in value)
+        ok = isinstance(value, list | tuple) and all(
+            isinstance(v, str) and v.strip() for v in value
+        )
         return tuple(v.strip() for v in value) if ok else None
     return None

@@ -1,0 +1,56 @@
+"""What a running task reports as it goes, for the caller to show.
+
+Each event is small and typed; the server turns them into progress reports
+and notifications, the terminal front end into printed lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .conversation import ToolCall
+
+
+@dataclass(frozen=True)
+class StepStarted:
+    step: int
+
+
+@dataclass(frozen=True)
+class ModelText:
+    """A piece of the model's text as it streams."""
+
+    step: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ModelRetry:
+    step: int
+    message: str
+
+
+@dataclass(frozen=True)
+class ToolStarted:
+    step: int
+    call: ToolCall
+    summary: str  # "Reading dateparse.py"
+
+
+@dataclass(frozen=True)
+class ToolFinished:
+    step: int
+    call: ToolCall
+    ok: bool
+    summary: str  # "Running pytest: 12 passed in 0.2s"
+
+
+@dataclass(frozen=True)
+class TaskEnded:
+    ending: str
+    message: str
+
+
+Event = StepStarted | ModelText | ModelRetry | ToolStarted | ToolFinished | TaskEnded
+OnEvent = Callable[[Event], None]

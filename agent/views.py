@@ -1,0 +1,100 @@
+"""What the model has seen of each file, and how its edits on a file fare.
+
+Stale views: the text of a file when the model last saw it (a view, or its
+own edit landing). If the file changed since (the user typed, another edit
+landed) and an edit touches a changed part, the edit is refused and the
+model gets the current text of that part. Changes elsewhere do not block a
+content-anchored edit.
+
+Retry budget: after ``RETRY_BUDGET`` failed edits in a row on one file, each
+further failure comes with the file's current text (whole when small,
+around the failure otherwise) so the model works from facts, not memory.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+RETRY_BUDGET = 2
+SMALL_FILE_LINES = 150
+AROUND = 20
+
+Span = tuple[int, int]  # 0-based line span [start, end) of the current text
+
+
+@dataclass
+class Views:
+    seen: dict[str, str] = field(default_factory=dict)
+    failures: Counter[str] = field(default_factory=Counter)
+
+    def saw(self, path: str, text: str) -> None:
+        self.seen[path] = text
+
+    def stale(self, path: str, current: str, touched: list[Span]) -> str | None:
+        """The current text of the parts the model has not seen and an edit touches."""
+        seen = self.seen.get(path)
+        if seen is None or seen == current:
+            return None
+        lines = current.split("\n")
+        changed = changed_spans(seen, current)
+        hits = [c for c in changed if any(_overlap(c, t) for t in touched)]
+        if not hits:
+            return None
+        start = max(0, min(a for a, _ in hits) - 2)
+        end = min(len(lines), max(b for _, b in hits) + 2)
+        return (
+            f"Edit not applied: {path} changed since you last saw it (the user or another "
+            f"edit changed lines {start + 1}-{end}), and your edit touches that part. It "
+            f"now reads:\n{numbered(lines[start:end], start + 1)}\nMake the edit against "
+            "this text."
+        )
+
+    def failed(self, path: str, current: str | None, message: str) -> str:
+        """``message``, with the file's current text once the retry budget is spent."""
+        self.failures[path] += 1
+        if current is None or self.failures[path] <= RETRY_BUDGET:
+            return message
+        lines = current.split("\n")
+        if len(lines) <= SMALL_FILE_LINES:
+            shown, first = lines, 1
+        else:
+            shown, first = lines[: AROUND * 2], 1
+            for number in _line_numbers(message):
+                first = max(1, number - AROUND)
+                shown = lines[first - 1 : first - 1 + AROUND * 2]
+                break
+        self.seen[path] = current
+        return (
+            f"{message}\n\nThat is {self.failures[path]} failed edits of {path} in a row. "
+            f"Work from its current text, lines {first}-{first + len(shown) - 1}:\n"
+            f"{numbered(shown, first)}"
+        )
+
+    def succeeded(self, path: str, text: str | None) -> None:
+        self.failures[path] = 0
+        if text is not None:
+            self.seen[path] = text
+
+
+def changed_spans(before: str, after: str) -> list[Span]:
+    """The spans of ``after`` that differ from ``before`` (empty spans mark deletions)."""
+    matcher = difflib.SequenceMatcher(None, before.split("\n"), after.split("\n"), autojunk=False)
+    return [(j1, j2) for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+def numbered(lines: list[str], first: int) -> str:
+    width = len(str(first + len(lines)))
+    return "\n".join(f"{first + i:>{width}}→{line}" for i, line in enumerate(lines))
+
+
+def _overlap(a: Span, b: Span) -> bool:
+    if a[0] == a[1] or b[0] == b[1]:  # an empty span is a point between lines
+        return a[0] <= b[1] and b[0] <= a[1]
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _line_numbers(message: str) -> list[int]:
+    return [int(n) for n in re.findall(r"lines? (\d+)", message)]

@@ -1,0 +1,182 @@
+"""The overlay the agent works in: the workspace as it is, plus staged changes.
+
+The base layer is a ``TextSource`` for the current text of each file (the
+editor's open buffers, unsaved text included) falling back to the disk.
+The staged layer holds the agent's changes, path to new text (None for a
+deleted file); reads see it first. Nothing here ever writes to the
+workspace: the staged layer becomes the proposal.
+
+Every path is relative to the root and must stay inside it (no ``..``, no
+absolute path elsewhere, no symlink leading out); ``.git/`` can be read but
+not changed; only UTF-8 text up to a size cap is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import ClassVar, Protocol
+
+from editing.files import NotText, OutsideRoot, read_text, resolve_inside
+
+
+class TextSource(Protocol):
+    def text(self, relative: str) -> str | None:
+        """The current text of ``relative`` if this source holds it (else None: use the disk)."""
+        ...
+
+    def paths(self) -> Iterable[str]:
+        """The relative paths this source holds text for (the editor's open files)."""
+        ...
+
+
+class ToolError(Exception):
+    """A tool call that cannot be done; ``message`` is for the model."""
+
+    reason: ClassVar[str] = "tool_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class PathRefused(ToolError):
+    reason = "path_refused"
+
+
+class FileMissing(ToolError):
+    reason = "not_found"
+
+
+class NotATextFile(ToolError):
+    reason = "not_text"
+
+
+class FileExists(ToolError):
+    reason = "exists"
+
+
+@dataclass(frozen=True)
+class EditRecord:
+    """One change the agent made, with what it said the change was for."""
+
+    path: str
+    description: str
+    before: str | None
+    after: str | None
+
+
+@dataclass
+class Overlay:
+    root: Path
+    source: TextSource | None = None
+    max_bytes: int = 1_000_000
+    staged: dict[str, str | None] = field(default_factory=dict)
+    originals: dict[str, str | None] = field(default_factory=dict)
+    history: list[EditRecord] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.root = self.root.resolve()
+
+    # -- paths ---------------------------------------------------------------
+
+    def relative(self, path: str) -> str:
+        """``path`` as a clean relative POSIX path inside the root, or ``PathRefused``."""
+        candidate = path.strip()
+        if Path(candidate).is_absolute():
+            absolute = Path(candidate).resolve()
+            if not absolute.is_relative_to(self.root):
+                raise PathRefused(f"{path} is outside the workspace {self.root}.")
+            candidate = absolute.relative_to(self.root).as_posix()
+        try:
+            resolved = resolve_inside(self.root, candidate or ".")
+        except OutsideRoot as error:
+            raise PathRefused(f"{path} {error.why}; paths are relative to the workspace.") from None
+        return resolved.relative_to(self.root).as_posix() if resolved != self.root else "."
+
+    def writable(self, path: str) -> str:
+        relative = self.relative(path)
+        if relative == "." or ".git" in PurePosixPath(relative).parts:
+            raise PathRefused(
+                f"{path} cannot be changed: .git and the workspace root are read-only."
+            )
+        return relative
+
+    # -- reading ---------------------------------------------------------------
+
+    def base(self, relative: str) -> str | None:
+        """The text before the agent's changes, None when there is no such file."""
+        if self.source is not None:
+            text = self.source.text(relative)
+            if text is not None:
+                return text
+        path = self.root / relative
+        if not path.exists():
+            return None
+        if path.is_dir():
+            raise NotATextFile(f"{relative} is a directory; list it with list_files.")
+        try:
+            return read_text(path, self.max_bytes)
+        except NotText as error:
+            raise NotATextFile(f"{relative} {error.why}; it cannot be read or edited.") from None
+
+    def text(self, relative: str) -> str | None:
+        """The current text (staged first), None when the file does not exist."""
+        if relative in self.staged:
+            return self.staged[relative]
+        return self.base(relative)
+
+    def read(self, path: str) -> tuple[str, str]:
+        """``(relative path, text)`` of an existing file, or a ``ToolError``."""
+        relative = self.relative(path)
+        text = self.text(relative)
+        if text is None:
+            raise FileMissing(f"{relative} does not exist. Find files with list_files or grep.")
+        return relative, text
+
+    def exists(self, relative: str) -> bool:
+        if relative in self.staged:
+            return self.staged[relative] is not None
+        return (
+            self.source is not None
+            and self.source.text(relative) is not None
+            or ((self.root / relative).exists())
+        )
+
+    # -- changing -------------------------------------------------------------
+
+    def stage(self, relative: str, text: str | None, description: str) -> None:
+        """Record a change of ``relative`` (None deletes it) made for ``description``."""
+        before = self.text(relative)
+        if relative not in self.originals:
+            self.originals[relative] = self.base(relative)
+        self.staged[relative] = text
+        self.history.append(EditRecord(relative, description, before, text))
+
+    def changed(self) -> Iterator[tuple[str, str | None, str | None]]:
+        """``(path, before, after)`` for every file whose staged text differs from its base."""
+        for relative, after in self.staged.items():
+            before = self.originals.get(relative)
+            if before != after:
+                yield relative, before, after
+
+    def overlaid(self) -> dict[str, str | None]:
+        """Every path whose text is not the disk's: staged changes and the source's texts.
+
+        Searches and the shadow copy read these instead of the files on disk.
+        """
+        texts: dict[str, str | None] = {}
+        if self.source is not None:
+            for relative in self.source.paths():
+                texts[relative] = self.source.text(relative)
+        texts.update(self.staged)
+        return texts
+
+    def discard(self, relative: str | None = None) -> None:
+        """Forget the staged change of one file, or of all files."""
+        paths = list(self.staged) if relative is None else [relative]
+        for path in paths:
+            self.staged.pop(path, None)
+            self.originals.pop(path, None)
+        self.history = [r for r in self.history if relative is not None and r.path != relative]
