@@ -85,6 +85,12 @@ def changed_spans(before: str, after: str) -> list[Span]:
     return [(j1, j2) for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal"]
 
 
+def touched_spans(before: str, after: str) -> list[Span]:
+    """The spans of ``before`` that ``after`` replaces (empty spans mark insertions)."""
+    matcher = difflib.SequenceMatcher(None, before.split("\n"), after.split("\n"), autojunk=False)
+    return [(i1, i2) for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal"]
+
+
 def numbered(lines: list[str], first: int) -> str:
     width = len(str(first + len(lines)))
     return "\n".join(f"{first + i:>{width}}→{line}" for i, line in enumerate(lines))

@@ -5,13 +5,11 @@
   ``x + 1 + 1``;
 - old is nowhere but new is there and has a line old lacks. Its presence
   must be evidence, not coincidence: a lone ``return 0`` is in many files,
-  so a one-line new only counts as a whole line of the file, found as it
-  is (blanks at the end aside) and only once.
+  so a one-line new only counts as all of a line of the file (indentation
+  aside), found as it is (blanks at the end aside) and only once.
 """
 
 from __future__ import annotations
-
-import dataclasses
 
 from . import matcher, punctuation
 from .document import Document
@@ -34,16 +32,23 @@ def copy_of_new(doc: Document, old: str, new: str, scope: Scope = EVERYWHERE) ->
     new_lines = [line.strip() for line in new.split("\n") if line.strip()]
     if not any(line not in old_lines for line in new_lines):
         return None
-    if len(new_lines) == 1:
-        scope = dataclasses.replace(scope, whole_lines=True)
     located = matcher.locate(doc, new, scope)
     if located is None:
         return None
-    if len(new_lines) == 1 and (
-        located.reported_level > Level.TRAILING_WHITESPACE or len(located.matches) > 1
-    ):
-        return None
+    if len(new_lines) == 1:
+        whole = [m for m in located.matches if _whole_line(doc, m)]
+        if located.reported_level > Level.TRAILING_WHITESPACE or len(whole) != 1:
+            return None
+        return whole[0]
     return located.matches[0]
+
+
+def _whole_line(doc: Document, match: Match) -> bool:
+    """Whether the match is all of its line but the indentation."""
+    view = doc.view
+    before = view[doc.line_start(match.start) : match.start]
+    after = "" if match.ends_line else view[match.end : doc.line_end(match.end)]
+    return not before.strip() and not after.strip()
 
 
 def _compact(text: str) -> str:

@@ -54,6 +54,7 @@ class EditResult:
     changed: tuple[LineRange, ...]
     diff: str
     notes: tuple[str, ...]
+    regions: tuple[LineRange, ...] = ()  # the lines of the old text that were replaced
     created: bool = False
 
     @property
@@ -110,15 +111,16 @@ def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") 
     if new_text == text:
         raise NoChange(messages.NO_CHANGE_IN_FILE_TERMS.format(path=path), path=path)
     notes = list(dict.fromkeys(note for _, plan in plans for note in plan.notes))
-    changed, diff = report.describe(doc, replacements, path)
+    description = report.describe(doc, replacements, path)
     return EditResult(
         path=path,
         text=new_text,
         level=max(plan.level for _, plan in plans),
         replaced=sum(plan.occurrences for _, plan in plans),
-        changed=tuple(changed),
-        diff=diff,
+        changed=tuple(description.changed),
+        diff=description.diff,
         notes=tuple(notes),
+        regions=tuple(description.replaced),
         created=created,
     )
 

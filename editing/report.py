@@ -65,15 +65,28 @@ def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
     return regions
 
 
+@dataclass(frozen=True)
+class Description:
+    """What replacements did: line ranges of the old text they replaced, the
+    ranges of the new text that differ, and a unified diff."""
+
+    replaced: list[LineRange]
+    changed: list[LineRange]
+    diff: str
+
+
 def describe(
     doc: Document, replacements: list[Replacement], path: str, new_path: str | None = None
-) -> tuple[list[LineRange], str]:
-    """The changed line ranges of the new text and a unified diff, from one pass.
+) -> Description:
+    """Describe ``replacements`` of ``doc`` in one pass.
 
     ``new_path`` labels the new side when the file was also moved.
     """
     regions = _regions(doc, replacements)
-    return _changed_ranges(regions), _unified_diff(doc, regions, path, new_path or path)
+    replaced = [LineRange(r.old_start, r.old_start + len(r.old_lines) - 1) for r in regions]
+    return Description(
+        replaced, _changed_ranges(regions), _unified_diff(doc, regions, path, new_path or path)
+    )
 
 
 def _changed_ranges(regions: list[_Region]) -> list[LineRange]:

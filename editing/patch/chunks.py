@@ -86,8 +86,8 @@ def apply_chunks(
             replacements.append(build(doc, [match], found_old, found_new, path))
         cursor = match.end
     new_text = doc.replace([(r.start, r.end, r.text) for r in replacements])
-    _, diff = report.describe(doc, replacements, path, new_path)
-    return UpdatedText(new_text, diff, level)
+    description = report.describe(doc, replacements, path, new_path)
+    return UpdatedText(new_text, description.diff, level)
 
 
 def _locate(

@@ -1,0 +1,160 @@
+"""Running one tool call the model made, whatever it sent.
+
+Unknown tools, arguments that are not JSON or do not fit the schema, tool
+refusals and even a tool's own bug all become a result text for the model;
+nothing is raised out of here. Omitted optional parameters count as null. A call repeated exactly after it failed the
+same way gets a hint to change approach.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from .conversation import ToolCall
+from .tools.base import Tool, ToolResult
+from .tools.context import ToolContext
+from .workspace import ToolError
+
+log = logging.getLogger(__name__)
+
+REPEAT_HINT = (
+    "\n\nYou made this exact call before and it failed the same way. Change approach: view "
+    "the file again and copy the text from it, quote more or less of it, or use another tool."
+)
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    text: str
+    ok: bool
+    malformed: bool = False  # the call itself was unusable (unknown tool, bad arguments)
+    result: ToolResult | None = None
+    seconds: float = 0.0
+
+
+@dataclass
+class Caller:
+    tools: dict[str, Tool]
+    failures: Counter[tuple[str, str]] = field(default_factory=Counter)
+    _validators: dict[str, Draft202012Validator] = field(default_factory=dict)
+
+    def describe(self, call: ToolCall) -> str:
+        tool = self.tools.get(call.name)
+        args = _parse(call.arguments)
+        if tool is None or not isinstance(args, dict):
+            return f"Calling {call.name}"
+        try:
+            return tool.describe(args)
+        except (KeyError, TypeError):
+            return f"Calling {call.name}"
+
+    async def call(self, call: ToolCall, ctx: ToolContext) -> CallOutcome:
+        started = time.perf_counter()
+        outcome = await self._call(call, ctx)
+        key = (call.name, _normal(call.arguments))
+        if outcome.ok:
+            self.failures.pop(key, None)
+        else:
+            self.failures[key] += 1
+            if self.failures[key] > 1:
+                outcome = CallOutcome(outcome.text + REPEAT_HINT, False, outcome.malformed)
+        return CallOutcome(
+            outcome.text, outcome.ok, outcome.malformed, outcome.result,
+            time.perf_counter() - started,
+        )
+
+    async def _call(self, call: ToolCall, ctx: ToolContext) -> CallOutcome:
+        tool = self.tools.get(call.name)
+        if tool is None:
+            names = ", ".join(sorted(self.tools))
+            return CallOutcome(f"There is no tool {call.name!r}. The tools are: {names}.",
+                               False, malformed=True)
+        args = _parse(call.arguments)
+        if isinstance(args, dict):
+            _fill_nulls(tool.spec.parameters, args)
+        problem = self._check(tool, args)
+        if problem:
+            return CallOutcome(problem, False, malformed=True)
+        try:
+            result = await tool.run(args, ctx)
+        except ToolError as error:
+            return CallOutcome(error.message, False)
+        except Exception:  # a bug in a tool must not end the task
+            log.exception("tool %s failed", call.name)
+            return CallOutcome(
+                f"{call.name} failed with an internal error; the change was not made. Try "
+                "another way.", False
+            )
+        return CallOutcome(result.text, True, result=result)
+
+    def _check(self, tool: Tool, args: Any) -> str | None:
+        name = tool.spec.name
+        if not isinstance(args, dict):
+            return (
+                f"The arguments of {name} are not a JSON object ({_why_not_json(args)}). "
+                "Send one JSON object with the parameters of the schema."
+            )
+        validator = self._validators.get(name)
+        if validator is None:
+            validator = self._validators[name] = Draft202012Validator(tool.spec.parameters)
+        errors = sorted(validator.iter_errors(args), key=lambda e: list(e.path))
+        if not errors:
+            return None
+        details = "; ".join(_explain(e) for e in errors[:4])
+        return f"Invalid arguments for {name}: {details}. Fix them and call {name} again."
+
+
+def _fill_nulls(schema: dict[str, Any], value: Any) -> None:
+    """Give omitted optional (nullable) parameters their null, as strict mode would.
+
+    Models outside OpenAI's strict mode often leave optional parameters out.
+    """
+    if isinstance(value, dict) and schema.get("type") == "object":
+        for name, spec in schema.get("properties", {}).items():
+            kind = spec.get("type")
+            if name not in value and isinstance(kind, list) and "null" in kind:
+                value[name] = None
+            elif name in value:
+                _fill_nulls(spec, value[name])
+    elif isinstance(value, list) and schema.get("type") == "array":
+        for item in value:
+            _fill_nulls(schema.get("items", {}), item)
+
+
+class _NotJSON:
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+
+def _parse(arguments: str) -> Any:
+    if not arguments.strip():
+        return {}
+    try:
+        return json.loads(arguments)
+    except ValueError as error:
+        return _NotJSON(str(error))
+
+
+def _why_not_json(args: Any) -> str:
+    if isinstance(args, _NotJSON):
+        return f"not valid JSON: {args.error}"
+    return f"got {type(args).__name__}"
+
+
+def _explain(error: Any) -> str:
+    where = ".".join(str(p) for p in error.absolute_path)
+    return f"{where}: {error.message}" if where else error.message
+
+
+def _normal(arguments: str) -> str:
+    parsed = _parse(arguments)
+    if isinstance(parsed, _NotJSON):
+        return arguments
+    return json.dumps(parsed, sort_keys=True)

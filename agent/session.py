@@ -1,0 +1,137 @@
+"""The loop that turns a task into a proposal.
+
+``Session.run`` loops over ``step``: one model turn, then every tool call it
+made. The model adapter alone knows the API; the tools alone act; the
+session keeps the conversation, the overlay and the budgets, and survives
+between tasks (a follow-up keeps both the conversation and the staged
+changes). Every way a run ends is an ``Ending``, recorded last in the trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from importlib import resources
+from pathlib import Path
+
+from .calls import Caller
+from .conversation import Conversation, Usage
+from .events import ModelText, OnEvent, StepStarted, TaskEnded, ToolFinished, ToolStarted
+from .model import Delta, ModelClient, ModelError
+from .proposal import Ending, Outcome, Proposal, proposal_of
+from .settings import Settings
+from .tools import Tool, default_tools
+from .tools.context import Approve, CommandRunner, ToolContext, deny_all
+from .trace import ToolRecord, Trace
+from .workspace import Overlay, TextSource
+
+MALFORMED_LIMIT = 3  # model turns in a row whose calls were all unusable
+
+
+def system_prompt(root: Path) -> str:
+    template = resources.files(__package__).joinpath("prompt.txt").read_text("utf-8")
+    return template.format(root=root)
+
+
+class Session:
+    def __init__(
+        self,
+        root: Path,
+        client: ModelClient,
+        settings: Settings,
+        *,
+        source: TextSource | None = None,
+        approve: Approve = deny_all,
+        runner: CommandRunner | None = None,
+        tools: dict[str, Tool] | None = None,
+    ) -> None:
+        self.client = client
+        self.settings = settings
+        self.overlay = Overlay(root, source, settings.max_file_bytes)
+        self.ctx = ToolContext(self.overlay, settings, runner=runner, approve=approve)
+        self.caller = Caller(tools if tools is not None else default_tools())
+        self.conversation = Conversation(system_prompt(self.overlay.root))
+        self.usage = Usage()
+        self._notes: list[str] = []
+        self._steps = 0
+        self._trace: Trace | None = None
+
+    def tell(self, note: str) -> None:
+        """Something the model should know with the next task (the user rejected a change)."""
+        self._notes.append(note)
+
+    def proposal(self, outcome: Outcome) -> Proposal:
+        trace = self._trace.path if self._trace else None
+        return proposal_of(self.overlay, outcome, self.usage, self._steps, trace)
+
+    async def run(self, task: str, *, on_event: OnEvent | None = None) -> Proposal:
+        """Work on ``task`` until the model finishes, a limit is hit or it is cancelled."""
+        emit = on_event or (lambda event: None)
+        self._trace = Trace.new(self.settings.trace_dir)
+        self._trace.task(task, self.settings.model, str(self.overlay.root))
+        self.conversation.user("\n\n".join([*self._notes, task]))
+        self._notes.clear()
+        self._steps = 0
+        malformed = 0
+        outcome = Outcome(Ending.STEP_LIMIT, f"Stopped after {self.settings.max_steps} steps.")
+        try:
+            while self._steps < self.settings.max_steps:
+                ended, all_malformed = await self.step(emit)
+                malformed = malformed + 1 if all_malformed else 0
+                if ended is not None:
+                    outcome = ended
+                    break
+                if malformed >= MALFORMED_LIMIT:
+                    outcome = Outcome(Ending.MALFORMED, "The model kept sending unusable calls.")
+                    break
+        except ModelError as error:
+            outcome = Outcome(Ending.MODEL_ERROR, error.message)
+        except asyncio.CancelledError:
+            self._end(Outcome(Ending.CANCELLED, "Cancelled."), emit)
+            raise
+        self._end(outcome, emit)
+        return self.proposal(outcome)
+
+    async def step(self, emit: OnEvent) -> tuple[Outcome | None, bool]:
+        """One model turn and its tool calls: (the outcome if the task ended, all calls unusable)."""
+        self._steps += 1
+        step = self._steps
+        emit(StepStarted(step))
+        self.conversation.compact(self.settings.context_budget)
+
+        def on_delta(delta: Delta) -> None:
+            if delta.text:
+                emit(ModelText(step, delta.text))
+
+        started = time.perf_counter()
+        turn = await self.client.complete(
+            list(self.conversation), [t.spec for t in self.caller.tools.values()], on_delta
+        )
+        model_ms = (time.perf_counter() - started) * 1000
+        self.usage += turn.usage
+        self.conversation.assistant(turn)
+        records: list[ToolRecord] = []
+        ended: Outcome | None = None
+        if not turn.tool_calls:
+            ended = Outcome(Ending.ANSWERED, turn.content.strip() or "The model gave no answer.")
+        malformed = bool(turn.tool_calls)
+        for call in turn.tool_calls:
+            emit(ToolStarted(step, call, self.caller.describe(call)))
+            result = await self.caller.call(call, self.ctx)
+            self.conversation.tool(call, result.text)
+            malformed = malformed and result.malformed
+            summary = result.result.summary if result.result else result.text.split("\n")[0]
+            emit(ToolFinished(step, call, result.ok, summary))
+            records.append(ToolRecord(call.name, call.arguments, result.ok, len(result.text),
+                                      round(result.seconds * 1000, 1), summary))
+            if result.result and result.result.ends_task:
+                ended = Outcome(Ending.FINISHED, result.result.summary)
+        if self._trace:
+            self._trace.step(step, turn, model_ms, records)
+        return ended, malformed
+
+    def _end(self, outcome: Outcome, emit: OnEvent) -> None:
+        if self._trace:
+            self._trace.end(outcome.ending, outcome.message, self.usage, self._steps)
+            self._trace.close()
+        emit(TaskEnded(outcome.ending, outcome.message))

@@ -1,0 +1,37 @@
+"""The agent's tools: one module each, with its spec in ``<name>.json`` beside it."""
+
+from __future__ import annotations
+
+from .base import Tool, ToolResult
+
+
+def default_tools() -> dict[str, Tool]:
+    from . import (
+        apply_patch,
+        create_file,
+        delete_file,
+        edit,
+        finish,
+        grep,
+        list_files,
+        multi_edit,
+        run_command,
+        view_file,
+    )
+
+    modules = (
+        view_file,
+        grep,
+        list_files,
+        edit,
+        multi_edit,
+        apply_patch,
+        create_file,
+        delete_file,
+        run_command,
+        finish,
+    )
+    return {module.TOOL.spec.name: module.TOOL for module in modules}
+
+
+__all__ = ["Tool", "ToolResult", "default_tools"]

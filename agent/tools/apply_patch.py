@@ -1,0 +1,50 @@
+"""``apply_patch``: a multi-file patch, all files or none."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from editing import EditError
+from editing.patch import UpdateFile, apply_patch, parse_patch
+
+from ..workspace import ToolError
+from .base import ToolResult, load_spec
+from .context import ToolContext
+from .staging import refuse, stage
+
+
+class ApplyPatch:
+    spec = load_spec("apply_patch")
+
+    def describe(self, args: dict[str, Any]) -> str:
+        return "Applying a patch"
+
+    async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        try:
+            patch = parse_patch(args["patch"])
+        except EditError as error:
+            raise ToolError(error.message) from None
+        paths = {}
+        for op in patch.ops:
+            paths[op.path] = ctx.overlay.writable(op.path)
+            if isinstance(op, UpdateFile) and op.move_to:
+                paths[op.move_to] = ctx.overlay.writable(op.move_to)
+
+        def read(path: str) -> str | None:
+            return ctx.overlay.text(paths.get(path, path))
+
+        try:
+            result = apply_patch(patch, read)
+        except EditError as error:
+            if error.path in paths:
+                raise refuse(ctx, paths[error.path], error) from None
+            raise ToolError(error.message) from None
+        for change in result.changes:
+            if change.source:
+                stage(ctx, paths[change.source], None, args["description"])
+            stage(ctx, paths[change.path], change.after, args["description"])
+        files = ", ".join(result.summary)
+        return ToolResult(result.message, summary=f"Patched {files}")
+
+
+TOOL = ApplyPatch()

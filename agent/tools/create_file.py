@@ -1,0 +1,32 @@
+"""``create_file``: a new file, never over an existing one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..workspace import FileExists
+from .base import ToolResult, load_spec
+from .context import ToolContext
+from .staging import stage
+
+
+class CreateFile:
+    spec = load_spec("create_file")
+
+    def describe(self, args: dict[str, Any]) -> str:
+        return f"Creating {args['path']}"
+
+    async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        relative = ctx.overlay.writable(args["path"])
+        if ctx.overlay.exists(relative):
+            raise FileExists(
+                f"{relative} already exists. Change it with edit, multi_edit or apply_patch; "
+                "view it first."
+            )
+        content = args["content"]
+        stage(ctx, relative, content, args["description"])
+        lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
+        return ToolResult(f"Created {relative} ({lines} lines).", summary=f"Created {relative}")
+
+
+TOOL = CreateFile()

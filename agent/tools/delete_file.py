@@ -1,0 +1,25 @@
+"""``delete_file``: remove a file (staged like every change)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import ToolResult, load_spec
+from .context import ToolContext
+from .staging import stage
+
+
+class DeleteFile:
+    spec = load_spec("delete_file")
+
+    def describe(self, args: dict[str, Any]) -> str:
+        return f"Deleting {args['path']}"
+
+    async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        relative = ctx.overlay.writable(args["path"])
+        ctx.overlay.read(relative)  # refuses a missing or non-text file
+        stage(ctx, relative, None, args["description"], touched=[])
+        return ToolResult(f"Deleted {relative}.", summary=f"Deleted {relative}")
+
+
+TOOL = DeleteFile()
