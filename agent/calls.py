@@ -2,8 +2,9 @@
 
 Unknown tools, arguments that are not JSON or do not fit the schema, tool
 refusals and even a tool's own bug all become a result text for the model;
-nothing is raised out of here. Omitted optional parameters count as null. A call repeated exactly after it failed the
-same way gets a hint to change approach.
+nothing is raised out of here. Omitted optional parameters count as null.
+A call repeated exactly after it failed the same way gets a hint to change
+approach.
 """
 
 from __future__ import annotations
@@ -66,7 +67,10 @@ class Caller:
             if self.failures[key] > 1:
                 outcome = CallOutcome(outcome.text + REPEAT_HINT, False, outcome.malformed)
         return CallOutcome(
-            outcome.text, outcome.ok, outcome.malformed, outcome.result,
+            outcome.text,
+            outcome.ok,
+            outcome.malformed,
+            outcome.result,
             time.perf_counter() - started,
         )
 
@@ -74,8 +78,9 @@ class Caller:
         tool = self.tools.get(call.name)
         if tool is None:
             names = ", ".join(sorted(self.tools))
-            return CallOutcome(f"There is no tool {call.name!r}. The tools are: {names}.",
-                               False, malformed=True)
+            return CallOutcome(
+                f"There is no tool {call.name!r}. The tools are: {names}.", False, malformed=True
+            )
         args = _parse(call.arguments)
         if isinstance(args, dict):
             _fill_nulls(tool.spec.parameters, args)
@@ -90,7 +95,8 @@ class Caller:
             log.exception("tool %s failed", call.name)
             return CallOutcome(
                 f"{call.name} failed with an internal error; the change was not made. Try "
-                "another way.", False
+                "another way.",
+                False,
             )
         return CallOutcome(result.text, True, result=result)
 

@@ -10,6 +10,7 @@ that says what to check.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -177,10 +178,8 @@ def _retry_delay(error: openai.APIError, attempt: int, base: float) -> float | N
     response = getattr(error, "response", None)
     retry_after = response.headers.get("retry-after") if response is not None else None
     if retry_after:
-        try:
+        with contextlib.suppress(ValueError):
             delay = max(delay, float(retry_after))
-        except ValueError:
-            pass
     return min(delay, MAX_BACKOFF)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -42,19 +43,27 @@ class Session:
         *,
         source: TextSource | None = None,
         approve: Approve = deny_all,
-        runner: CommandRunner | None = None,
+        runner: Callable[[Overlay], CommandRunner] | None = None,
         tools: dict[str, Tool] | None = None,
     ) -> None:
+        """``runner`` makes the command runner for the overlay (commands cannot run without)."""
         self.client = client
         self.settings = settings
         self.overlay = Overlay(root, source, settings.max_file_bytes)
-        self.ctx = ToolContext(self.overlay, settings, runner=runner, approve=approve)
+        self.ctx = ToolContext(
+            self.overlay, settings, runner=runner(self.overlay) if runner else None, approve=approve
+        )
         self.caller = Caller(tools if tools is not None else default_tools())
         self.conversation = Conversation(system_prompt(self.overlay.root))
         self.usage = Usage()
         self._notes: list[str] = []
         self._steps = 0
         self._trace: Trace | None = None
+
+    async def close(self) -> None:
+        """Release what the session holds (the shadow copy)."""
+        if self.ctx.runner is not None:
+            await self.ctx.runner.close()
 
     def tell(self, note: str) -> None:
         """Something the model should know with the next task (the user rejected a change)."""
@@ -93,7 +102,7 @@ class Session:
         return self.proposal(outcome)
 
     async def step(self, emit: OnEvent) -> tuple[Outcome | None, bool]:
-        """One model turn and its tool calls: (the outcome if the task ended, all calls unusable)."""
+        """One model turn and its calls: (the outcome if the task ended, all calls unusable)."""
         self._steps += 1
         step = self._steps
         emit(StepStarted(step))
@@ -122,8 +131,16 @@ class Session:
             malformed = malformed and result.malformed
             summary = result.result.summary if result.result else result.text.split("\n")[0]
             emit(ToolFinished(step, call, result.ok, summary))
-            records.append(ToolRecord(call.name, call.arguments, result.ok, len(result.text),
-                                      round(result.seconds * 1000, 1), summary))
+            records.append(
+                ToolRecord(
+                    call.name,
+                    call.arguments,
+                    result.ok,
+                    len(result.text),
+                    round(result.seconds * 1000, 1),
+                    summary,
+                )
+            )
             if result.result and result.result.ends_task:
                 ended = Outcome(Ending.FINISHED, result.result.summary)
         if self._trace:

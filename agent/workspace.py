@@ -138,11 +138,8 @@ class Overlay:
     def exists(self, relative: str) -> bool:
         if relative in self.staged:
             return self.staged[relative] is not None
-        return (
-            self.source is not None
-            and self.source.text(relative) is not None
-            or ((self.root / relative).exists())
-        )
+        in_source = self.source is not None and self.source.text(relative) is not None
+        return in_source or (self.root / relative).exists()
 
     # -- changing -------------------------------------------------------------
 

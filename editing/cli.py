@@ -1,4 +1,4 @@
-"""The ``surehand`` command line: ``eval`` and ``apply-patch``."""
+"""The edit engine's commands: ``surehand eval`` and ``surehand apply-patch``."""
 
 from __future__ import annotations
 
@@ -14,10 +14,16 @@ from .patch import UpdateFile, apply_patch, parse_patch
 EXIT_APPLIED, EXIT_REFUSED, EXIT_PARSE_ERROR = 0, 1, 2
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="surehand", description="surehand command line")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    commands.add_parser("eval", help="score the edit engine on an edit corpus", add_help=False)
+def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Register ``eval`` and ``apply-patch`` on a ``surehand`` command line."""
+    evaluate = commands.add_parser(
+        "eval",
+        help="score the edit engine on an edit corpus",
+        description=corpus_eval.DESCRIPTION,
+        epilog=corpus_eval.EPILOG,
+    )
+    corpus_eval.add_arguments(evaluate)
+    evaluate.set_defaults(handler=corpus_eval.command)
     patch = commands.add_parser(
         "apply-patch",
         help="apply a '*** Begin Patch' patch to a directory",
@@ -33,12 +39,17 @@ def main(argv: list[str] | None = None) -> int:
         "-C", "--directory", type=Path, default=Path(), help="directory the paths are in"
     )
     patch.add_argument("--dry-run", action="store_true", help="print the result, write nothing")
-    args, rest = parser.parse_known_args(argv)
-    if args.command == "eval":
-        return corpus_eval.main(rest, prog="surehand eval")
-    if rest:
-        parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    return apply_patch_command(args.patch, args.directory, dry_run=args.dry_run)
+    patch.set_defaults(
+        handler=lambda args: apply_patch_command(args.patch, args.directory, dry_run=args.dry_run)
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The edit engine's commands alone (``python -m editing.cli``)."""
+    parser = argparse.ArgumentParser(prog="surehand", description="surehand edit engine")
+    add_commands(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
+    args = parser.parse_args(argv)
+    return args.handler(args)
 
 
 def apply_patch_command(source: str, directory: Path, *, dry_run: bool) -> int:

@@ -21,19 +21,29 @@ VERDICTS = ("correct", "missed", "corrupt", "skipped")
 _DIFF_LINES = 12
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m editing.eval") -> int:
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="Score the edit engine on a corpus of edit cases (one JSON file each).",
-        epilog="Exits 1 when any result is corrupt (with --strict, also when any is missed).",
-    )
+DESCRIPTION = "Score the edit engine on a corpus of edit cases (one JSON file each)."
+EPILOG = "Exits 1 when any result is corrupt (with --strict, also when any is missed)."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("directory", type=Path, help="folder of case files (*.json)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every outcome here")
     parser.add_argument("--strict", action="store_true", help="also fail on missed cases")
-    args = parser.parse_args(argv)
+
+
+def command(args: argparse.Namespace) -> int:
     if not args.directory.is_dir():
-        parser.error(f"{args.directory} is not a directory")
+        print(f"error: {args.directory} is not a directory", file=sys.stderr)
+        return 2
     return evaluate(args.directory, json_path=args.json, strict=args.strict)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m editing.eval", description=DESCRIPTION, epilog=EPILOG
+    )
+    add_arguments(parser)
+    return command(parser.parse_args(argv))
 
 
 def evaluate(directory: Path, *, json_path: Path | None = None, strict: bool = False) -> int:

@@ -35,6 +35,10 @@ class CommandRunner(Protocol):
         """Run ``argv`` in the shadow copy with the staged changes in it."""
         ...
 
+    async def close(self) -> None:
+        """Remove the shadow copy."""
+        ...
+
 
 async def deny_all(argv: list[str]) -> Approval:
     return Approval.DENY

@@ -1,0 +1,134 @@
+"""The ``surehand`` command line: the agent's commands and the edit engine's."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import sys
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+from editing import cli as editing_cli
+from editing.files import Workdir
+
+from .model import ModelError
+from .openai_client import OpenAIClient
+from .proposal import Ending, Proposal
+from .scripted import ScriptedModel, ScriptTurn
+from .session import Session
+from .settings import Settings
+from .terminal import Terminal
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="surehand", description="surehand command line")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_commands(commands)
+    editing_cli.add_commands(commands)
+    args = parser.parse_args(argv)
+    return args.handler(args)
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    run = commands.add_parser(
+        "run",
+        help="run a task with the configured model and apply it after review",
+        description=(
+            "Run a task in a workspace with the configured OpenAI-compatible endpoint "
+            "(OPENAI_BASE_URL, OPENAI_API_KEY, SUREHAND_MODEL, or the flags). Prints each "
+            "step, shows the proposal as a diff and writes it only after you say yes."
+        ),
+    )
+    run.add_argument("task", help="what to do, in words")
+    run.add_argument("--workspace", type=Path, default=Path(), help="project directory")
+    run.add_argument("--yes", action="store_true", help="apply the proposal without asking")
+    run.add_argument("--model", help="model name (default: $SUREHAND_MODEL)")
+    run.add_argument("--base-url", help="endpoint (default: $OPENAI_BASE_URL)")
+    run.add_argument("--max-steps", type=int, help="step limit")
+    run.set_defaults(handler=_run)
+    demo = commands.add_parser(
+        "demo",
+        help="a scripted session on a small example project",
+        description=(
+            "Copy a small example project with a failing test to a temporary directory and "
+            "run a labelled scripted session on it through the real engine: a refused "
+            "ambiguous edit, a drifted edit the engine absorbs, the tests run in the "
+            "shadow copy, and the resulting proposal. Needs no model and writes nothing."
+        ),
+    )
+    demo.set_defaults(handler=_demo)
+
+
+def _run(args: argparse.Namespace) -> int:
+    overrides = {"model": args.model, "baseUrl": args.base_url, "maxSteps": args.max_steps}
+    settings, problems = Settings.parse({k: v for k, v in overrides.items() if v is not None})
+    terminal = Terminal()
+    for problem in problems:
+        terminal.say(f"warning: {problem}")
+    try:
+        client = OpenAIClient(settings)
+    except ModelError as error:
+        terminal.say(error.message)
+        return 2
+    root = args.workspace.resolve()
+    session = Session(root, client, settings, approve=terminal.approve)
+    proposal = asyncio.run(_run_session(session, args.task, terminal))
+    if proposal.outcome.ending == Ending.MODEL_ERROR:
+        return 2
+    return asyncio.run(_offer(proposal, root, terminal, assume_yes=args.yes))
+
+
+async def _run_session(session: Session, task: str, terminal: Terminal) -> Proposal:
+    try:
+        return await session.run(task, on_event=terminal.event)
+    finally:
+        await session.close()
+
+
+async def _offer(proposal: Proposal, root: Path, terminal: Terminal, *, assume_yes: bool) -> int:
+    terminal.proposal(proposal)
+    if not proposal.changes:
+        return 0
+    if not assume_yes:
+        answer = await terminal.ask("Apply these changes to your files? [y/N]")
+        if answer not in ("y", "yes"):
+            terminal.say("Nothing was written.")
+            return 1
+    Workdir(root).write({change.path: change.after for change in proposal.changes})
+    terminal.say(f"Wrote {len(proposal.changes)} file(s).")
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    terminal = Terminal()
+    demo = resources.files(__package__).joinpath("demo")
+    workspace = Path(tempfile.mkdtemp(prefix="surehand-demo-"))
+    with resources.as_file(demo.joinpath("project")) as project:
+        shutil.copytree(project, workspace, dirs_exist_ok=True)
+    model = ScriptedModel.from_json(demo.joinpath("script.json").read_text("utf-8"))
+
+    def label(index: int, turn: ScriptTurn) -> None:
+        if turn.label:
+            terminal.heading(turn.label)
+
+    model.on_turn = label
+    settings = Settings(model="scripted demo", trace_dir=str(workspace / ".surehand-traces"))
+    terminal.say(
+        f"surehand demo: a scripted session on a copy of an example project in {workspace}"
+    )
+    terminal.say("Task: fix the failing date test.\n")
+    session = Session(workspace, model, settings)
+    proposal = asyncio.run(_run_session(session, "Fix the failing date test.", terminal))
+    terminal.say()
+    terminal.proposal(proposal)
+    terminal.say(
+        f"\nThe project in {workspace} is unchanged: the proposal is for review. "
+        f"The trace of the session is {proposal.trace}."
+    )
+    return 0 if proposal.outcome.ending == Ending.FINISHED else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
