@@ -1,0 +1,224 @@
+"""The editing tools on a real overlay: staging, stale views, retry budget, refusals."""
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from agent.settings import Settings
+from agent.tools import apply_patch, create_file, delete_file, edit, multi_edit, view_file
+from agent.tools.context import ToolContext
+from agent.workspace import Overlay, ToolError
+
+CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n"
+
+
+@pytest.fixture
+def ctx(tmp_path: Path) -> ToolContext:
+    (tmp_path / "calc.py").write_text(CALC, encoding="utf-8")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text("[core]\n", encoding="utf-8")
+    return ToolContext(Overlay(tmp_path), Settings(view_max_lines=4))
+
+
+def run(tool, ctx: ToolContext, **args):
+    return asyncio.run(tool.TOOL.run(args, ctx))
+
+
+def refusal(tool, ctx: ToolContext, **args) -> str:
+    with pytest.raises(ToolError) as caught:
+        run(tool, ctx, **args)
+    return caught.value.message
+
+
+def disk(ctx: ToolContext, path: str = "calc.py") -> str:
+    return (ctx.overlay.root / path).read_text(encoding="utf-8")
+
+
+def test_edit_is_staged_not_written(ctx: ToolContext):
+    result = run(
+        edit,
+        ctx,
+        path="calc.py",
+        old="def add(a, b):\n    return a - b\n",
+        new="def add(a, b):\n    return a + b\n",
+        replace_all=None,
+        description="fix add",
+    )
+    assert "-    return a - b\n+    return a + b" in result.text
+    assert ctx.overlay.text("calc.py") == CALC.replace("a - b", "a + b", 1)
+    assert disk(ctx) == CALC
+    assert [r.description for r in ctx.overlay.history] == ["fix add"]
+
+
+def test_view_file_numbers_lines_and_caps_the_window(ctx: ToolContext):
+    result = run(view_file, ctx, path="calc.py", start_line=None, end_line=None)
+    assert result.text == (
+        "1→def add(a, b):\n2→    return a - b\n3→\n4→\n"
+        "[2 more lines: view with start_line=5 to see them]"
+    )
+    assert run(view_file, ctx, path="calc.py", start_line=5, end_line=6).text == (
+        "5→def sub(a, b):\n6→    return a - b"
+    )
+
+
+def test_view_file_sees_staged_text(ctx: ToolContext):
+    run(create_file, ctx, path="pkg/new.py", content="x = 1\n", description="add module")
+    assert run(view_file, ctx, path="pkg/new.py", start_line=None, end_line=None).text == "1→x = 1"
+
+
+def test_refusals_carry_the_engines_message(ctx: ToolContext):
+    message = refusal(
+        edit,
+        ctx,
+        path="calc.py",
+        old="    return a - b\n",
+        new="    return 0\n",
+        replace_all=None,
+        description="x",
+    )
+    assert message.startswith("Edit not applied to calc.py: old matches 2 places")
+
+
+def test_retry_budget_shows_the_file_after_two_failures(ctx: ToolContext):
+    args = {"path": "calc.py", "new": "y", "replace_all": None, "description": "x"}
+    first = refusal(edit, ctx, old="nothing like it 1", **args)
+    second = refusal(edit, ctx, old="nothing like it 2", **args)
+    third = refusal(edit, ctx, old="nothing like it 3", **args)
+    assert "failed edits" not in first + second
+    assert (
+        "That is 3 failed edits of calc.py in a row. Work from its current text, lines 1-7:"
+        in third
+    )
+    assert "5→def sub(a, b):" in third
+
+
+def test_stale_view_refuses_an_edit_of_a_part_that_changed(ctx: ToolContext):
+    run(view_file, ctx, path="calc.py", start_line=None, end_line=None)
+    # The user changes sub() in the editor after the model looked.
+    (ctx.overlay.root / "calc.py").write_text(CALC.replace("def sub(a, b):", "def sub(a, b, c=0):"))
+    message = refusal(
+        edit,
+        ctx,
+        path="calc.py",
+        old="def sub(a, b, c=0):\n    return a - b\n",
+        new="def sub(a, b, c=0):\n    return a - b - c\n",
+        replace_all=None,
+        description="use c",
+    )
+    assert message.startswith("Edit not applied: calc.py changed since you last saw it")
+    assert "def sub(a, b, c=0):" in message
+    # An edit elsewhere in the file still goes through.
+    run(
+        edit,
+        ctx,
+        path="calc.py",
+        old="def add(a, b):\n    return a - b\n",
+        new="def add(a, b):\n    return a + b\n",
+        replace_all=None,
+        description="fix add",
+    )
+
+
+def test_multi_edit_all_or_nothing(ctx: ToolContext):
+    edits = [
+        {
+            "old": "def add(a, b):\n    return a - b",
+            "new": "def add(a, b):\n    return a + b",
+            "replace_all": None,
+        },
+        {"old": "def mul(a, b):", "new": "def mul(x, y):", "replace_all": None},
+    ]
+    message = refusal(multi_edit, ctx, path="calc.py", edits=edits, description="x")
+    assert message.startswith("Edit 2 of 2:")
+    assert ctx.overlay.staged == {}
+
+
+def test_apply_patch_stages_every_file(ctx: ToolContext):
+    patch = (
+        "*** Begin Patch\n*** Update File: calc.py\n@@ def add(a, b):\n-    return a - b\n"
+        "+    return a + b\n*** Add File: README.md\n+calc\n*** End Patch\n"
+    )
+    result = run(apply_patch, ctx, patch=patch, description="fix add, document")
+    assert result.summary == "Patched M calc.py, A README.md"
+    assert ctx.overlay.text("README.md") == "calc\n"
+    assert ctx.overlay.text("calc.py") == CALC.replace("a - b", "a + b", 1)
+
+
+def test_apply_patch_parse_error_is_returned(ctx: ToolContext):
+    message = refusal(
+        apply_patch, ctx, patch="*** Begin Patch\n*** Frobnicate: x\n", description="x"
+    )
+    assert message.startswith("Patch not applied (parse error at line 2")
+
+
+def test_create_refuses_an_existing_file_and_delete_a_missing_one(ctx: ToolContext):
+    assert "already exists" in refusal(
+        create_file, ctx, path="calc.py", content="", description="x"
+    )
+    assert "does not exist" in refusal(delete_file, ctx, path="nope.py", description="x")
+    run(delete_file, ctx, path="calc.py", description="gone")
+    assert ctx.overlay.text("calc.py") is None
+    assert "does not exist" in refusal(
+        view_file, ctx, path="calc.py", start_line=None, end_line=None
+    )
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        (create_file, {"path": "../outside.py", "content": "x", "description": "x"}),
+        (create_file, {"path": "/etc/passwd", "content": "x", "description": "x"}),
+        (create_file, {"path": ".git/hooks/pre-commit", "content": "x", "description": "x"}),
+        (delete_file, {"path": ".git/config", "description": "x"}),
+    ],
+)
+def test_paths_outside_and_git_are_refused(ctx: ToolContext, tool, args):
+    refusal(tool, ctx, **args)
+    assert ctx.overlay.staged == {}
+
+
+def test_git_can_be_read(ctx: ToolContext):
+    assert "[core]" in run(view_file, ctx, path=".git/config", start_line=None, end_line=None).text
+
+
+def test_symlink_leading_out_is_refused(ctx: ToolContext, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside") / "secret.txt"
+    outside.write_text("token\n", encoding="utf-8")
+    (ctx.overlay.root / "link.txt").symlink_to(outside)
+    message = refusal(view_file, ctx, path="link.txt", start_line=None, end_line=None)
+    assert "symbolic link" in message
+
+
+def test_binary_file_is_refused(ctx: ToolContext):
+    (ctx.overlay.root / "logo.png").write_bytes(b"\x89PNG\x00\x01")
+    assert "binary" in refusal(view_file, ctx, path="logo.png", start_line=None, end_line=None)
+    assert "binary" in refusal(
+        edit, ctx, path="logo.png", old="PNG", new="GIF", replace_all=None, description="x"
+    )
+
+
+def test_editor_buffers_are_the_base_layer(tmp_path: Path):
+    (tmp_path / "a.py").write_text("x = 1\n", encoding="utf-8")
+
+    class Buffers:
+        def text(self, relative: str) -> str | None:
+            return "x = 2  # unsaved\n" if relative == "a.py" else None
+
+        def paths(self):
+            return ["a.py"]
+
+    ctx = ToolContext(Overlay(tmp_path, Buffers()), Settings())
+    assert "unsaved" in run(view_file, ctx, path="a.py", start_line=None, end_line=None).text
+    run(edit, ctx, path="a.py", old="x = 2", new="x = 3", replace_all=None, description="x")
+    change = next(ctx.overlay.changed())
+    assert change == ("a.py", "x = 2  # unsaved\n", "x = 3  # unsaved\n")
+
+
+def test_spec_files_are_strict_schemas():
+    for tool in (view_file, edit, multi_edit, apply_patch, create_file, delete_file):
+        schema = tool.TOOL.spec.parameters
+        assert schema["additionalProperties"] is False
+        assert sorted(schema["required"]) == sorted(schema["properties"])
+        json.dumps(schema)
