@@ -44,12 +44,11 @@ class Trace:
         return cls(Path(directory) / f"task-{stamp}-{time.time_ns() % 1_000_000:06d}.jsonl")
 
     def task(self, task: str, model: str, root: str) -> None:
-        self._write({"type": "task", "task": task, "model": model, "root": root,
-                     "time": time.time()})
+        self._write(
+            {"type": "task", "task": task, "model": model, "root": root, "time": time.time()}
+        )
 
-    def step(
-        self, step: int, turn: ModelTurn, model_ms: float, tools: list[ToolRecord]
-    ) -> None:
+    def step(self, step: int, turn: ModelTurn, model_ms: float, tools: list[ToolRecord]) -> None:
         self._write(
             {
                 "type": "step",
@@ -69,8 +68,13 @@ class Trace:
 
     def end(self, ending: str, message: str, usage: Usage, steps: int) -> None:
         self._write(
-            {"type": "end", "ending": ending, "message": message, "steps": steps,
-             "tokens": asdict(usage)}
+            {
+                "type": "end",
+                "ending": ending,
+                "message": message,
+                "steps": steps,
+                "tokens": asdict(usage),
+            }
         )
 
     def close(self) -> None:

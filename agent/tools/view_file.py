@@ -37,9 +37,7 @@ class ViewFile:
         shown = [_clip(line) for line in lines[first - 1 : last]]
         out = [numbered(shown, first)]
         if last < total:
-            out.append(
-                f"[{total - last} more lines: view with start_line={last + 1} to see them]"
-            )
+            out.append(f"[{total - last} more lines: view with start_line={last + 1} to see them]")
         return ToolResult("\n".join(out), summary=f"Read {relative} ({first}-{last} of {total})")
 
 

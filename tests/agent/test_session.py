@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from agent.conversation import ModelTurn
-from agent.events import TaskEnded, ToolFinished, ToolStarted
+from agent.events import TaskEnded, ToolStarted
 from agent.model import ModelUnreachable
 from agent.proposal import Ending
 from agent.scripted import ScriptedModel, ScriptTurn
