@@ -85,6 +85,7 @@ async def _run_session(session: Session, task: str, terminal: Terminal) -> Propo
         return await session.run(task, on_event=terminal.event)
     finally:
         await session.close()
+        await session.client.close()
 
 
 async def _offer(proposal: Proposal, root: Path, terminal: Terminal, *, assume_yes: bool) -> int:

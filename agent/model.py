@@ -24,12 +24,18 @@ class ToolSpec:
 
 @dataclass(frozen=True)
 class Delta:
-    """A piece of a turn as it streams: text, or part of a tool call's arguments."""
+    """A piece of a turn as it streams: text, or part of a tool call's arguments.
+
+    ``restart`` says the pieces so far are void: the request failed midway
+    and is being sent again (``reason`` says why).
+    """
 
     text: str = ""
     tool_index: int = -1
     tool_name: str = ""
     arguments: str = ""
+    restart: bool = False
+    reason: str = ""
 
 
 OnDelta = Callable[[Delta], None]
@@ -39,6 +45,8 @@ class ModelClient(Protocol):
     async def complete(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], on_delta: OnDelta | None
     ) -> ModelTurn: ...
+
+    async def close(self) -> None: ...
 
 
 class ModelError(Exception):

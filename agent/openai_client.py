@@ -64,6 +64,9 @@ class OpenAIClient:
     def endpoint(self) -> str:
         return str(self._client.base_url)
 
+    async def close(self) -> None:
+        await self._client.close()
+
     async def complete(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], on_delta: OnDelta | None
     ) -> ModelTurn:
@@ -84,6 +87,8 @@ class OpenAIClient:
                 retry_in = _retry_delay(error, attempt, self.backoff)
                 if retry_in is None or attempt == attempts - 1:
                     raise failure from None
+                if on_delta:
+                    on_delta(Delta(restart=True, reason=f"{failure.message} Retrying."))
                 await asyncio.sleep(retry_in)
                 continue
             calls = turn.tool_calls or calls_in_content(turn.content, {t.name for t in tools})
@@ -135,16 +140,30 @@ class OpenAIClient:
                 "requestTimeout."
             )
         if isinstance(error, openai.APIConnectionError):
+            if not _refused(error):
+                return ModelServerFailed(
+                    f"The connection to the model endpoint {where} broke: {_cause(error)}. "
+                    "Try again."
+                )
             return ModelUnreachable(
                 f"Cannot reach the model endpoint {where}: {_cause(error)}. Check baseUrl "
                 "and that the server is running."
             )
         status = getattr(error, "status_code", None)
         detail = _detail(error)
+        if status is None:  # an error event inside the stream
+            return ModelServerFailed(
+                f"The model endpoint {where} failed while answering: {detail}. Try again later."
+            )
         if status in (401, 403):
+            where_key = (
+                "the apiKey setting"
+                if self.settings.api_key
+                else (f"the environment variable {self.settings.api_key_env}")
+            )
             return ModelAuthFailed(
                 f"The model endpoint {where} refused the API key ({status}: {detail}). Check "
-                f"the key in {self.settings.api_key_env}."
+                f"the key in {where_key}."
             )
         if status == 404:
             return ModelNotFound(
@@ -166,13 +185,18 @@ class OpenAIClient:
 
 
 def _retry_delay(error: openai.APIError, attempt: int, base: float) -> float | None:
-    """Seconds to wait before retrying, or None when retrying cannot help."""
+    """Seconds to wait before retrying, or None when retrying cannot help.
+
+    A refused connection (nothing listening) is tried once more only; a
+    dropped one, a timeout, an error event in the stream, 429 and 5xx get
+    the full backoff.
+    """
     if isinstance(error, openai.APITimeoutError):
         return base * 2**attempt
     if isinstance(error, openai.APIConnectionError):
-        return base * 2**attempt if attempt == 0 else None
+        return base * 2**attempt if attempt == 0 or not _refused(error) else None
     status = getattr(error, "status_code", None)
-    if status != 429 and (status is None or status < 500):
+    if status is not None and status != 429 and status < 500:
         return None
     delay = base * 2**attempt
     response = getattr(error, "response", None)
@@ -183,6 +207,16 @@ def _retry_delay(error: openai.APIError, attempt: int, base: float) -> float | N
     return min(delay, MAX_BACKOFF)
 
 
+def _refused(error: Exception) -> bool:
+    """Whether the connection could not be made at all (rather than broke midway)."""
+    cause = error.__cause__ or error.__context__
+    while cause is not None:
+        if type(cause).__name__ in ("ConnectError", "ConnectionRefusedError", "gaierror"):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
 def _cause(error: Exception) -> str:
     cause = error.__cause__ or error.__context__
     return str(cause) if cause else str(error)
@@ -190,11 +224,10 @@ def _cause(error: Exception) -> str:
 
 def _detail(error: openai.APIError) -> str:
     body = getattr(error, "body", None)
+    message = error.message
     if isinstance(body, dict):
-        message = body.get("message") or (body.get("error") or {}).get("message")
-        if message:
-            return str(message)
-    return error.message
+        message = body.get("message") or (body.get("error") or {}).get("message") or message
+    return str(message).rstrip(" .!")
 
 
 def _payload(message: Message) -> dict[str, Any]:

@@ -65,6 +65,9 @@ class ScriptedModel:
         ]
         return cls(turns)
 
+    async def close(self) -> None:
+        """Nothing to release."""
+
     async def complete(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], on_delta: OnDelta | None
     ) -> ModelTurn:

@@ -17,7 +17,15 @@ from pathlib import Path
 
 from .calls import Caller
 from .conversation import Conversation, Usage
-from .events import ModelText, OnEvent, StepStarted, TaskEnded, ToolFinished, ToolStarted
+from .events import (
+    ModelRetry,
+    ModelText,
+    OnEvent,
+    StepStarted,
+    TaskEnded,
+    ToolFinished,
+    ToolStarted,
+)
 from .model import Delta, ModelClient, ModelError
 from .proposal import Ending, Outcome, Proposal, proposal_of
 from .settings import Settings
@@ -109,7 +117,9 @@ class Session:
         self.conversation.compact(self.settings.context_budget)
 
         def on_delta(delta: Delta) -> None:
-            if delta.text:
+            if delta.restart:
+                emit(ModelRetry(step, delta.reason))
+            elif delta.text:
                 emit(ModelText(step, delta.text))
 
         started = time.perf_counter()
