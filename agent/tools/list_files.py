@@ -1,0 +1,205 @@
+"""``list_files``: the files under a folder, as the agent sees the workspace.
+
+The files are those on disk that ``.gitignore`` files (the root's and nested
+ones, by git's rules: the deepest file's last matching pattern decides, and
+nothing inside an excluded folder comes back) do not exclude, without
+``.git`` and symbolic links (ripgrep skips them too); plus every text of the
+overlay (files the agent staged, the editor's open buffers), ignored or not;
+minus the files staged as deleted. A folder named as the start is walked
+even when ignored, as ripgrep does.
+
+``glob`` is matched against the workspace-relative path with gitignore rules
+(pathspec): ``*.py`` without a slash matches the name at any depth,
+``src/*.py`` only directly in ``src``, ``**/`` spans folders and ``tests/``
+is everything in a ``tests`` folder. ``Scope`` and ``walk`` are shared with
+``grep``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from pathspec import GitIgnoreSpec
+
+from ..workspace import FileMissing, Overlay, ToolError
+from .base import ToolResult, load_spec
+from .context import ToolContext
+
+MAX_FILES = 500
+
+Rules = tuple[tuple[str, GitIgnoreSpec], ...]  # (folder, its .gitignore), outermost first
+
+
+class BadGlob(ToolError):
+    reason = "bad_glob"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The files a listing or search covers: under ``start``, matching ``glob``."""
+
+    start: str
+    glob: str | None = None
+    glob_matches: Callable[[str], bool] = field(default=lambda _: True, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, overlay: Overlay, path: str | None, glob: str | None) -> Scope:
+        """The scope of ``path`` (a file or folder) and ``glob``, or a ``ToolError``."""
+        start = overlay.relative(path or ".")
+        if not glob:
+            scope = cls(start)
+        else:
+            try:
+                spec = GitIgnoreSpec.from_lines([glob])
+            except (ValueError, re.error) as error:
+                raise BadGlob(f"Invalid glob {glob!r}: {error}.") from None
+            scope = cls(start, glob, spec.match_file)
+        if start != "." and not overlay.exists(start) and not cls(start).texts(overlay):
+            raise FileMissing(f"{start} does not exist. Find files with list_files or grep.")
+        return scope
+
+    @property
+    def where(self) -> str:
+        """The scope in words, for messages: "src (files matching '*.py')"."""
+        folder = "the workspace" if self.start == "." else self.start
+        return f"{folder} (files matching {self.glob!r})" if self.glob else folder
+
+    def covers(self, relative: str) -> bool:
+        inside = self.start in (".", relative) or relative.startswith(f"{self.start}/")
+        git = ".git" in PurePosixPath(relative).parts
+        return inside and not git and self.glob_matches(relative)
+
+    def texts(self, overlay: Overlay) -> dict[str, str]:
+        """The overlay's texts in scope (staged files and open buffers), by path."""
+        return {
+            relative: text
+            for relative, text in overlay.overlaid().items()
+            if text is not None and self.covers(relative)
+        }
+
+    def disk_files(self, root: Path, overlaid: Collection[str]) -> Iterator[str]:
+        """The files on disk in scope but not ``overlaid``, in path order."""
+        for relative in walk(root, self.start):
+            if relative not in overlaid and self.covers(relative):
+                yield relative
+
+
+def path_key(relative: str) -> tuple[str, ...]:
+    """Sort key putting a folder's files together, as ripgrep's ``--sort path`` does."""
+    return tuple(relative.split("/"))
+
+
+def walk(root: Path, start: str = ".") -> Iterator[str]:
+    """The files under ``start`` (relative) that .gitignore files keep, in path order."""
+    target = root / start
+    if target.is_file():
+        yield start
+    elif target.is_dir():
+        yield from _walk_folder(root, start, _rules_above(root, start))
+
+
+def _rules_above(root: Path, start: str) -> Rules:
+    """The .gitignore files above ``start``, less the patterns excluding a folder on the way.
+
+    ``start`` was named outright, so like ripgrep the walk enters it even when
+    ignored (a pattern like ``*`` that also matches files is dropped with it).
+    """
+    rules: Rules = ()
+    parts = PurePosixPath(start).parts if start != "." else ()
+    for depth in range(len(parts)):
+        folder = "/".join(parts[:depth]) or "."
+        spec = _gitignore(root, folder)
+        if spec is not None:
+            way = ["/".join(parts[depth:end]) + "/" for end in range(depth + 1, len(parts) + 1)]
+            kept = [p for p in spec.patterns if not (p.include and any(map(p.match_file, way)))]
+            rules = (*rules, (folder, GitIgnoreSpec(kept)))
+    return rules
+
+
+def _walk_folder(root: Path, folder: str, rules: Rules) -> Iterator[str]:
+    spec = _gitignore(root, folder)
+    if spec is not None:
+        rules = (*rules, (folder, spec))
+    try:
+        entries = sorted(os.scandir(root / folder), key=lambda entry: entry.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name == ".git" or entry.is_symlink():
+            continue
+        relative = entry.name if folder == "." else f"{folder}/{entry.name}"
+        is_folder = entry.is_dir()
+        if _ignored(relative, is_folder, rules):
+            continue
+        if is_folder:
+            yield from _walk_folder(root, relative, rules)
+        elif entry.is_file():
+            yield relative
+
+
+def _gitignore(root: Path, folder: str) -> GitIgnoreSpec | None:
+    try:
+        lines = (root / folder / ".gitignore").read_text("utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    try:
+        return GitIgnoreSpec.from_lines(lines)
+    except (ValueError, re.error):  # git skips a bad pattern; so do we
+        return GitIgnoreSpec.from_lines(line for line in lines if _valid_pattern(line))
+
+
+def _valid_pattern(line: str) -> bool:
+    try:
+        GitIgnoreSpec.from_lines([line])
+    except (ValueError, re.error):
+        return False
+    return True
+
+
+def _ignored(relative: str, is_folder: bool, rules: Rules) -> bool:
+    for folder, spec in reversed(rules):
+        inner = relative if folder == "." else relative[len(folder) + 1 :]
+        decision = spec.check_file(f"{inner}/" if is_folder else inner).include
+        if decision is not None:
+            return decision
+    return False
+
+
+class ListFiles:
+    spec = load_spec("list_files")
+
+    def describe(self, args: dict[str, Any]) -> str:
+        return f"Listing files in {args.get('path') or 'the workspace'}"
+
+    async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        overlay = ctx.overlay
+        scope = Scope.of(overlay, args.get("path"), args.get("glob"))
+        overlaid, texts = set(overlay.overlaid()), scope.texts(overlay)
+        disk = await asyncio.to_thread(list, scope.disk_files(overlay.root, overlaid))
+        files = sorted({*disk, *texts}, key=path_key)
+        if not files:
+            return ToolResult(f"No files in {scope.where}.", summary="0 files")
+        marks = {
+            relative: " (new)" if before is None else " (modified)"
+            for relative, before, after in overlay.changed()
+            if after is not None
+        }
+        lines = [relative + marks.get(relative, "") for relative in files[:MAX_FILES]]
+        if len(files) > MAX_FILES:
+            lines.append(
+                f"{len(files) - MAX_FILES} more files not listed; narrow with path or glob."
+            )
+        return ToolResult("\n".join(lines), summary=_count(len(files), "file"))
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+TOOL = ListFiles()

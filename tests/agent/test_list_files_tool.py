@@ -1,0 +1,184 @@
+"""``list_files`` on a real overlay: .gitignore, staged files, open buffers, glob, path."""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from agent.settings import Settings
+from agent.tools.context import ToolContext
+from agent.tools.list_files import MAX_FILES, TOOL, BadGlob, walk
+from agent.workspace import FileMissing, Overlay, PathRefused
+
+FILES = {
+    ".gitignore": "build/\n*.log\n/secret.txt\n",
+    "README.md": "# demo\n",
+    "secret.txt": "root only\n",
+    "src/app.py": "print('app')\n",
+    "src/secret.txt": "not the root one\n",
+    "src/util/strings.py": "X = 1\n",
+    "src/util/.gitignore": "*.py\n!strings.py\n",
+    "src/util/cache.py": "cached\n",
+    "build/out.js": "x\n",
+    "debug.log": "x\n",
+    "docs/guide.md": "# guide\n",
+    ".git/HEAD": "ref: refs/heads/main\n",
+    ".github/workflows/ci.yml": "on: push\n",
+}
+
+EVERY_FILE = [
+    ".github/workflows/ci.yml",
+    ".gitignore",
+    "README.md",
+    "docs/guide.md",
+    "src/app.py",
+    "src/secret.txt",
+    "src/util/.gitignore",
+    "src/util/strings.py",
+]
+
+
+class Buffers:
+    """The editor's open files: a ``TextSource``."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self.texts = texts
+
+    def text(self, relative: str) -> str | None:
+        return self.texts.get(relative)
+
+    def paths(self) -> list[str]:
+        return list(self.texts)
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for relative, content in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    write(tmp_path, FILES)
+    return tmp_path
+
+
+def context_for(root: Path, buffers: dict[str, str] | None = None) -> ToolContext:
+    return ToolContext(Overlay(root, Buffers(buffers) if buffers else None), Settings())
+
+
+def listing(ctx: ToolContext, path: str | None = None, glob: str | None = None):
+    return asyncio.run(TOOL.run({"path": path, "glob": glob}, ctx))
+
+
+def test_lists_every_file_gitignore_keeps_in_path_order(root):
+    result = listing(context_for(root))
+    assert result.text == "\n".join(EVERY_FILE)
+    assert result.summary == "8 files"
+
+
+def test_staged_files_are_marked_and_deletions_left_out(root):
+    ctx = context_for(root)
+    ctx.overlay.stage("src/app.py", "print('changed')\n", "change")
+    ctx.overlay.stage("src/new.py", "x = 1\n", "add")
+    ctx.overlay.stage("README.md", None, "remove")
+    ctx.overlay.stage("docs/guide.md", "# guide\n", "touch, same text")
+    assert listing(ctx, "src").text == (
+        "src/app.py (modified)\n"
+        "src/new.py (new)\n"
+        "src/secret.txt\n"
+        "src/util/.gitignore\n"
+        "src/util/strings.py"
+    )
+    assert "README.md" not in listing(ctx).text
+    assert "docs/guide.md\n" in listing(ctx).text
+
+
+def test_a_folder_with_only_staged_files_can_be_listed(root):
+    ctx = context_for(root)
+    ctx.overlay.stage("pkg/mod.py", "x = 1\n", "add")
+    assert listing(ctx, "pkg").text == "pkg/mod.py (new)"
+    assert listing(ctx, "pkg", "*.md").text == "No files in pkg (files matching '*.md')."
+
+
+def test_open_buffers_of_files_not_on_disk_are_listed(root):
+    ctx = context_for(root, {"notes.md": "unsaved\n", "src/app.py": "print('edited')\n"})
+    result = listing(ctx)
+    assert result.text.split("\n") == sorted([*EVERY_FILE, "notes.md"], key=lambda p: p.split("/"))
+
+
+@pytest.mark.parametrize(
+    ("glob", "expected"),
+    [
+        ("*.py", ["src/app.py", "src/util/strings.py"]),
+        ("src/*.py", ["src/app.py"]),
+        ("**/*.md", ["README.md", "docs/guide.md"]),
+        ("docs/", ["docs/guide.md"]),
+        ("*.rs", []),
+    ],
+)
+def test_glob_is_matched_against_the_workspace_relative_path(root, glob, expected):
+    result = listing(context_for(root), glob=glob)
+    assert result.text == (
+        "\n".join(expected) or f"No files in the workspace (files matching {glob!r})."
+    )
+
+
+def test_an_invalid_glob_is_refused(root):
+    with pytest.raises(BadGlob) as caught:
+        listing(context_for(root), glob="!")
+    assert caught.value.reason == "bad_glob"
+
+
+def test_path_limits_the_listing(root):
+    ctx = context_for(root)
+    assert listing(ctx, "src/util").text == "src/util/.gitignore\nsrc/util/strings.py"
+    assert listing(ctx, "src/app.py").text == "src/app.py"
+    # A folder named outright is listed even when ignored, as ripgrep searches it.
+    assert listing(ctx, "build").text == "build/out.js"
+
+
+def test_missing_and_outside_paths_are_refused(root):
+    ctx = context_for(root)
+    with pytest.raises(FileMissing):
+        listing(ctx, "nowhere")
+    for path in ["..", "/etc", "src/../../x"]:
+        with pytest.raises(PathRefused):
+            listing(ctx, path)
+
+
+def test_symbolic_links_are_not_followed(tmp_path):
+    write(tmp_path, {"outside/secret.txt": "x\n", "ws/a.txt": "x\n"})
+    (tmp_path / "ws" / "link.txt").symlink_to(tmp_path / "outside" / "secret.txt")
+    (tmp_path / "ws" / "linked").symlink_to(tmp_path / "outside")
+    assert listing(context_for(tmp_path / "ws")).text == "a.txt"
+
+
+def test_the_listing_is_capped(tmp_path):
+    write(tmp_path, {f"f{n:03}.txt": "" for n in range(MAX_FILES + 10)})
+    result = listing(context_for(tmp_path))
+    lines = result.text.split("\n")
+    assert lines[:-1] == [f"f{n:03}.txt" for n in range(MAX_FILES)]
+    assert lines[-1] == "10 more files not listed; narrow with path or glob."
+    assert result.summary == f"{MAX_FILES + 10} files"
+
+
+def test_an_empty_folder(root):
+    (root / "empty").mkdir()
+    result = listing(context_for(root), "empty")
+    assert (result.text, result.summary) == ("No files in empty.", "0 files")
+
+
+def test_bad_gitignore_lines_are_skipped(tmp_path):
+    write(tmp_path, {".gitignore": "\\\n*.tmp\n", "a.tmp": "", "b.txt": ""})
+    assert list(walk(tmp_path)) == [".gitignore", "b.txt"]
+
+
+def test_describe_and_spec():
+    assert TOOL.describe({"path": "src", "glob": None}) == "Listing files in src"
+    assert TOOL.describe({"path": None, "glob": None}) == "Listing files in the workspace"
+    parameters = TOOL.spec.parameters
+    assert TOOL.spec.name == "list_files"
+    assert parameters["additionalProperties"] is False
+    assert sorted(parameters["required"]) == sorted(parameters["properties"])
