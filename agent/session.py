@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from .calls import Caller
+from .commands import ShadowRunner
 from .conversation import Conversation, Usage
 from .events import (
     ModelRetry,
@@ -54,13 +55,14 @@ class Session:
         runner: Callable[[Overlay], CommandRunner] | None = None,
         tools: dict[str, Tool] | None = None,
     ) -> None:
-        """``runner`` makes the command runner for the overlay (commands cannot run without)."""
+        """``runner`` makes the command runner for the overlay; by default commands run
+        in a shadow copy, made on the first command."""
         self.client = client
         self.settings = settings
         self.overlay = Overlay(root, source, settings.max_file_bytes)
-        self.ctx = ToolContext(
-            self.overlay, settings, runner=runner(self.overlay) if runner else None, approve=approve
-        )
+        make_runner = runner or (lambda overlay: ShadowRunner(overlay, settings))
+        self.ctx = ToolContext(self.overlay, settings, runner=make_runner(self.overlay),
+                               approve=approve)
         self.caller = Caller(tools if tools is not None else default_tools())
         self.conversation = Conversation(system_prompt(self.overlay.root))
         self.usage = Usage()

@@ -1,0 +1,374 @@
+"""A copy of the workspace in a temporary directory, for commands to run in.
+
+Tests must see the agent's staged changes, and the user's tree must stay
+untouched, so commands run in a copy that ``sync`` keeps equal to the
+overlay: the files on disk, then the staged texts and open buffers over them.
+
+What is copied: in a git repository, what ``git ls-files --cached --others
+--exclude-standard`` lists (tracked and unignored files); elsewhere, a walk
+that skips what the root's ``.gitignore`` ignores. Symbolic links are copied
+as links, with their target as it is.
+
+What is linked instead: ignored directories, and directories with a name in
+``LINKED_NAMES`` that hold no tracked file (a virtualenv or ``node_modules``
+without a ``.gitignore``), so tests can import the virtualenv's packages
+without copying them; nested repositories and submodules, too. Caches named
+in ``SKIPPED_NAMES`` are neither: tools rebuild them inside the copy, rather
+than overwrite the user's (pytest's ``--lf`` state, bytecode).
+
+``.git`` is linked as well, so ``git status`` and ``git diff`` in the copy
+show the staged changes against the user's history (the runner sets
+``GIT_OPTIONAL_LOCKS=0`` so they do not rewrite the real index). This is
+the limitation: a command can reach the user's files through these links
+(a build writing into ``target/``, an approved ``git commit``). Everything
+else a command writes stays in the copy. ``sync`` never writes through a
+link: a staged path inside a linked directory is reported as refused.
+
+Syncing is incremental. The copy remembers, for each path it holds, what it
+wrote (the source file's size, mtime and mode, or a digest of a staged
+text) and the size and mtime of the copy's file afterwards; a path is
+written again only when one of them changes. So a file a command modified
+in the copy is restored too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import NamedTuple
+
+import pathspec
+
+from .workspace import Overlay
+
+LINKED_NAMES = frozenset({".venv", "venv", "node_modules", ".tox", ".nox", "target", "build"})
+SKIPPED_NAMES = frozenset(
+    {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", ".git"}
+)
+
+
+class _Want(NamedTuple):
+    """What a path of the copy should hold: a source file as it was, or a staged text."""
+
+    version: tuple[int, int] | bytes  # the source's size and mtime_ns, or the text's digest
+    mode: int  # type and permission bits, as ``st_mode``
+
+
+Stamp = tuple[int, int]  # the copy's file after writing it: size, mtime_ns
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # staged paths that could not be applied
+
+
+class ShadowCopy:
+    """The copy; created (and filled) on construction, removed by ``close``."""
+
+    def __init__(self, source: Path) -> None:
+        self.source = source.resolve()
+        self.root = Path(tempfile.mkdtemp(prefix="surehand-shadow-")).resolve()
+        self.links: set[str] = set()
+        self._held: dict[str, tuple[_Want, Stamp | None]] = {}
+        try:
+            self.setup = self.write({})
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> ShadowCopy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        # rmtree removes links as links: it never follows them into the user's tree.
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def sync(self, overlay: Overlay) -> SyncReport:
+        """Bring the copy up to date with the disk and the overlay's texts."""
+        return self.write(overlay.overlaid())
+
+    def write(self, texts: Mapping[str, str | None]) -> SyncReport:
+        """Bring the copy up to date with the disk and ``texts`` (path to text, None: deleted)."""
+        files, links = scan(self.source)
+        wanted = {rel: _Want((st.st_size, st.st_mtime_ns), st.st_mode) for rel, st in files.items()}
+        data: dict[str, bytes] = {}
+        report = SyncReport()
+        for rel, text in texts.items():
+            if not _plain(rel) or rel in links or _under_any(rel, links):
+                report.refused.append(rel)
+            elif text is None:
+                wanted.pop(rel, None)
+            else:
+                data[rel] = text.encode("utf-8")
+                digest = hashlib.blake2b(data[rel], digest_size=16).digest()
+                wanted[rel] = _Want(digest, _text_mode(files.get(rel)))
+        inside = _Inside(self.root)
+        self._prune_and_link(wanted, links, inside, report)
+        for rel, want in wanted.items():
+            held = self._held.get(rel)
+            if held is not None and held == (want, _stamp(f"{self.root}/{rel}")):
+                continue
+            if inside.make(rel):
+                self._put(rel, want, data.get(rel))
+                report.written.append(rel)
+            else:
+                self._held.pop(rel, None)
+                if rel in data:
+                    report.refused.append(rel)
+        return report
+
+    def _prune_and_link(
+        self, wanted: dict[str, _Want], links: set[str], inside: _Inside, report: SyncReport
+    ) -> None:
+        """Remove what the copy should no longer hold, then link the new linked folders.
+
+        In this order, so a file is never removed through a new link.
+        """
+        for link in sorted(self.links - links):
+            if inside(link) and (self.root / link).is_symlink():
+                (self.root / link).unlink()
+        for rel in [rel for rel in self._held if rel not in wanted]:
+            del self._held[rel]
+            if inside(rel):
+                _remove(self.root, rel)
+                report.removed.append(rel)
+        for link in sorted(links):
+            path = self.root / link
+            missing = (
+                link not in self.links or not path.is_symlink()
+            )  # new, or a command removed it
+            if missing and inside.make(link):
+                _clear(path)
+                path.symlink_to(self.source / link, target_is_directory=True)
+        self.links = links
+
+    def _put(self, rel: str, want: _Want, data: bytes | None) -> None:
+        """Write one file of the copy, replacing (never following) what is there."""
+        target, source = f"{self.root}/{rel}", f"{self.source}/{rel}"
+        if stat.S_ISLNK(want.mode):
+            _clear(Path(target))
+            Path(target).symlink_to(Path(source).readlink())
+            self._held[rel] = (want, _stamp(target))
+            return
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        try:  # O_EXCL: creating is one call when nothing is there, as at set-up
+            fd = os.open(target, flags, want.mode & 0o777)
+        except FileExistsError:
+            _clear(Path(target))
+            fd = os.open(target, flags, want.mode & 0o777)
+        with os.fdopen(fd, "wb") as out:
+            if data is not None:
+                out.write(data)
+            else:
+                with Path(source).open("rb") as original:
+                    shutil.copyfileobj(original, out)
+            out.flush()
+            written = os.fstat(fd)
+        self._held[rel] = (want, (written.st_size, written.st_mtime_ns))
+
+
+class _Inside:
+    """Whether a path's folder is in the copy (no link leads out of it).
+
+    Commands can change the copy between syncs, so this is checked again at
+    each sync, once per folder.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.prefix = str(root) + os.sep
+        self.known: dict[str, bool] = {"": True}
+        self.made: set[str] = {""}
+
+    def __call__(self, rel: str) -> bool:
+        folder = rel.rpartition("/")[0]
+        if folder not in self.known:
+            self.known[folder] = os.path.realpath(self.root / folder).startswith(self.prefix)
+        return self.known[folder]
+
+    def make(self, rel: str) -> bool:
+        """Whether the folder is in the copy, created if it is."""
+        if not self(rel):
+            return False
+        folder = rel.rpartition("/")[0]
+        if folder not in self.made:
+            (self.root / folder).mkdir(parents=True, exist_ok=True)
+            self.made.add(folder)
+        return True
+
+
+def _text_mode(source: os.stat_result | None) -> int:
+    """A staged text's mode: a regular file, executable when the source file is."""
+    executable = source is not None and stat.S_ISREG(source.st_mode) and source.st_mode & 0o111
+    return stat.S_IFREG | (0o755 if executable else 0o644)
+
+
+def _stamp(path: str) -> Stamp | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
+def _clear(path: Path) -> None:
+    """Make room for a new file or link at ``path`` (a link is removed, never followed)."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
+
+
+def _remove(root: Path, rel: str) -> None:
+    """Remove ``rel`` from the copy, and the folders it leaves empty."""
+    path = root / rel
+    _clear(path)
+    for parent in path.parents:
+        if parent == root:
+            break
+        try:
+            parent.rmdir()
+        except OSError:
+            break
+
+
+def _plain(rel: str) -> bool:
+    """A relative path with no ``..`` that is not in ``.git``."""
+    parts = PurePosixPath(rel).parts
+    return bool(parts) and not rel.startswith("/") and ".." not in parts and parts[0] != ".git"
+
+
+# -- scanning the workspace ----------------------------------------------------
+
+
+def scan(root: Path) -> tuple[dict[str, os.stat_result], set[str]]:
+    """The files to copy (path to ``lstat``) and the directories to link."""
+    listed = _git_listing(root)
+    paths, links = listed if listed is not None else _walk(root)
+    if os.path.lexists(root / ".git"):
+        links.add(".git")
+    files: dict[str, os.stat_result] = {}
+    for rel in paths:
+        try:
+            st = os.lstat(f"{root}/{rel}")
+        except OSError:
+            continue  # deleted since it was listed (or tracked and deleted)
+        if stat.S_ISDIR(st.st_mode):
+            links.add(rel)  # a submodule
+        elif stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode):
+            files[rel] = st
+    links = _outermost(links)
+    return {rel: st for rel, st in files.items() if not _under_any(rel, links)}, links
+
+
+def _git_listing(root: Path) -> tuple[list[str], set[str]] | None:
+    """Tracked and unignored files and the directories to link, None outside a repository."""
+    tagged = _git(root, "ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard")
+    if tagged is None:
+        return None
+    files: list[str] = []
+    links: set[str] = set()
+    tracked_in: set[str] = set()  # LINKED_NAMES folders holding a tracked file
+    untracked_in: set[str] = set()
+    for entry in tagged:
+        tag, rel = entry[:1], entry[2:]
+        if rel.endswith("/"):
+            links.add(rel.rstrip("/"))  # a nested repository
+            continue
+        parts = rel.split("/")[:-1]
+        if any(part in SKIPPED_NAMES for part in parts) and tag == "?":
+            continue
+        named = next((i for i, part in enumerate(parts) if part in LINKED_NAMES), None)
+        if named is not None:
+            (untracked_in if tag == "?" else tracked_in).add("/".join(parts[: named + 1]))
+        files.append(rel)
+    links |= untracked_in - tracked_in
+    links |= _ignored_folders(root)
+    return files, links
+
+
+def _ignored_folders(root: Path) -> set[str]:
+    listed = _git(
+        root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"
+    )
+    folders = [rel for rel in listed or () if rel.endswith("/")]
+    if not folders:
+        return set()
+    # ``--directory`` also lists folders that only hold ignored things without
+    # being ignored; ``check-ignore`` keeps those a pattern ignores.
+    ignored = _git(
+        root, "check-ignore", "-z", "--stdin", stdin="\0".join(folders) + "\0", ok=(0, 1)
+    )
+    return {
+        rel.rstrip("/")
+        for rel in ignored or ()
+        if not SKIPPED_NAMES.intersection(rel.rstrip("/").split("/"))
+    }
+
+
+def _git(
+    root: Path, *args: str, stdin: str | None = None, ok: tuple[int, ...] = (0,)
+) -> list[str] | None:
+    try:
+        done = subprocess.run(
+            ["git", *args],
+            cwd=root,
+            input=os.fsencode(stdin) if stdin is not None else None,
+            capture_output=True,
+            check=False,
+        )
+    except OSError:
+        return None
+    if done.returncode not in ok:
+        return None
+    return [os.fsdecode(entry) for entry in done.stdout.split(b"\0") if entry]
+
+
+def _walk(root: Path) -> tuple[list[str], set[str]]:
+    """Files the root's ``.gitignore`` does not ignore, and the directories to link."""
+    ignore_file = root / ".gitignore"
+    lines = ignore_file.read_text("utf-8", "replace").splitlines() if ignore_file.is_file() else []
+    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    files: list[str] = []
+    links: set[str] = set()
+    folders = [""]
+    while folders:
+        folder = folders.pop()
+        try:
+            entries = list(os.scandir(root / folder))
+        except OSError:
+            continue  # unreadable: not copied
+        for entry in entries:
+            rel = folder + entry.name
+            if not entry.is_dir(follow_symlinks=False):
+                if not spec.match_file(rel):
+                    files.append(rel)
+            elif entry.name in SKIPPED_NAMES:
+                continue
+            elif entry.name in LINKED_NAMES or spec.match_file(rel + "/"):
+                links.add(rel)
+            else:
+                folders.append(rel + "/")
+    return files, links
+
+
+def _outermost(folders: set[str]) -> set[str]:
+    return {f for f in folders if not _under_any(f, folders)}
+
+
+def _under_any(rel: str, folders: set[str]) -> bool:
+    """Whether a folder holding ``rel`` is in ``folders``."""
+    parts = rel.split("/")
+    return any("/".join(parts[:i]) in folders for i in range(1, len(parts)))
