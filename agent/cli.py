@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import shutil
 import sys
 import tempfile
@@ -108,14 +109,15 @@ def _demo(args: argparse.Namespace) -> int:
     workspace = Path(tempfile.mkdtemp(prefix="surehand-demo-"))
     with resources.as_file(demo.joinpath("project")) as project:
         shutil.copytree(project, workspace, dirs_exist_ok=True)
-    model = ScriptedModel.from_json(demo.joinpath("script.json").read_text("utf-8"))
+    model = ScriptedModel.from_json(json.loads(demo.joinpath("script.json").read_text("utf-8")))
 
     def label(index: int, turn: ScriptTurn) -> None:
         if turn.label:
             terminal.heading(turn.label)
 
     model.on_turn = label
-    settings = Settings(model="scripted demo", trace_dir=str(workspace / ".surehand-traces"))
+    traces = tempfile.mkdtemp(prefix="surehand-demo-traces-")
+    settings = Settings(model="scripted demo", trace_dir=traces)
     terminal.say(
         f"surehand demo: a scripted session on a copy of an example project in {workspace}"
     )

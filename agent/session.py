@@ -61,8 +61,9 @@ class Session:
         self.settings = settings
         self.overlay = Overlay(root, source, settings.max_file_bytes)
         make_runner = runner or (lambda overlay: ShadowRunner(overlay, settings))
-        self.ctx = ToolContext(self.overlay, settings, runner=make_runner(self.overlay),
-                               approve=approve)
+        self.ctx = ToolContext(
+            self.overlay, settings, runner=make_runner(self.overlay), approve=approve
+        )
         self.caller = Caller(tools if tools is not None else default_tools())
         self.conversation = Conversation(system_prompt(self.overlay.root))
         self.usage = Usage()
@@ -73,7 +74,7 @@ class Session:
     async def close(self) -> None:
         """Release what the session holds (the shadow copy)."""
         if self.ctx.runner is not None:
-            await self.ctx.runner.close()
+            self.ctx.runner.close()
 
     def tell(self, note: str) -> None:
         """Something the model should know with the next task (the user rejected a change)."""

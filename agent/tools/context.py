@@ -35,7 +35,7 @@ class CommandRunner(Protocol):
         """Run ``argv`` in the shadow copy with the staged changes in it."""
         ...
 
-    async def close(self) -> None:
+    def close(self) -> None:
         """Remove the shadow copy."""
         ...
 

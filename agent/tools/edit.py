@@ -8,7 +8,7 @@ from editing import EditError, apply_edit
 
 from .base import ToolResult, load_spec
 from .context import ToolContext
-from .staging import refuse, stage
+from .staging import edited, refuse, stage
 
 
 class EditTool:
@@ -32,7 +32,7 @@ class EditTool:
             raise refuse(ctx, relative, error) from None
         touched = [(r.start - 1, r.end) for r in result.regions]
         stage(ctx, relative, result.text, args["description"], touched)
-        return ToolResult(result.message, summary=f"Edited {relative}")
+        return ToolResult(result.message, summary=edited(relative, result.level))
 
 
 TOOL = EditTool()

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from editing import EditError
+from editing import EditError, Level
 
 from ..views import Span, touched_spans
 from ..workspace import ToolError
 from .context import ToolContext
+
+
+def edited(relative: str, level: Level) -> str:
+    """The progress summary of an applied edit, naming the drift it absorbed."""
+    if level == Level.EXACT:
+        return f"Edited {relative}"
+    return f"Edited {relative} (matched despite {level.label})"
 
 
 def refuse(ctx: ToolContext, relative: str, error: EditError | str) -> ToolError:
