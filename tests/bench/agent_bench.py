@@ -18,7 +18,15 @@ Sections
     copytree. Every sync is checked to write exactly the files that changed
     (a wrong count is reported and the script exits 1).
 
-    More sections (the per-step overhead of the loop) go in ``SECTIONS``.
+    ``steps``: the loop's own cost per step (everything but the model) with a
+    model that answers at once, on the same 5,000-file repository: the
+    median step of a session making 20 ``view_file`` / ``grep`` /
+    ``list_files`` / ``edit`` calls, next to the bare operation each wraps
+    (reading the file, one ``rg`` run, a ``Path.rglob``, ``str.replace``)
+    timed in the same run. Every step is checked to have succeeded.
+
+    ``prompt``: the size of what every request carries before the
+    conversation: the system prompt and the tool schemas.
 
 How
     Each figure is the median of ``--repeat`` runs in milliseconds, timed
@@ -30,6 +38,9 @@ Run: ``.venv/bin/python tests/bench/agent_bench.py [--sections shadow] [--repeat
 from __future__ import annotations
 
 import argparse
+import asyncio
+import itertools
+import json
 import shutil
 import statistics
 import subprocess
@@ -40,7 +51,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from agent.events import StepStarted
+from agent.proposal import Ending
+from agent.scripted import ScriptedModel, ScriptTurn
+from agent.session import Session, system_prompt
+from agent.settings import Settings
 from agent.shadow import ShadowCopy
+from agent.tools import default_tools
 
 DEFAULT_REPEAT = 3
 PACKAGES, MODULES, FILES = 50, 10, 10  # 5,000 source files
@@ -184,11 +201,139 @@ def shadow_section(args: argparse.Namespace) -> None:
     print(f"{'set-up / copytree':<24}{ratios[0]:>9.2f}x{ratios[1]:>9.2f}x")
 
 
+# -- the loop's overhead per step --------------------------------------------------
+
+STEPS = 20  # timed steps per tool
+
+
+def _calls(tool: str, paths: list[str]) -> list[tuple[str, dict[str, object]]]:
+    """``STEPS`` calls of one tool, each on another file or package (no call repeats)."""
+    chosen = paths[:: len(paths) // STEPS][:STEPS]
+    if tool == "view_file":
+        return [("view_file", {"path": p, "start_line": None, "end_line": None}) for p in chosen]
+    if tool == "grep":
+        return [
+            (
+                "grep",
+                {
+                    "pattern": f"LIMIT_{i} = ",
+                    "path": None,
+                    "glob": None,
+                    "ignore_case": None,
+                    "context": None,
+                },
+            )
+            for i in range(STEPS)
+        ]
+    if tool == "list_files":
+        return [("list_files", {"path": f"src/pkg_{i}", "glob": None}) for i in range(STEPS)]
+    return [
+        (
+            "edit",
+            {
+                "path": p,
+                "old": "        self.size = size\n",
+                "new": "        self.size = max(size, 0)\n",
+                "replace_all": None,
+                "description": "clamp",
+            },
+        )
+        for p in chosen
+    ]
+
+
+def _baseline(tool: str, root: Path, paths: list[str]) -> Callable[[int], object]:
+    """The bare operation each tool wraps, for the same inputs."""
+    chosen = paths[:: len(paths) // STEPS][:STEPS]
+    rg = Path(sys.executable).parent / "rg"
+    if tool == "view_file":
+        return lambda i: (root / chosen[i]).read_text(encoding="utf-8")
+    if tool == "grep":
+        return lambda i: subprocess.run(
+            [str(rg), "-n", f"LIMIT_{i} = ", str(root)], capture_output=True, check=False
+        )
+    if tool == "list_files":
+        return lambda i: sorted((root / "src" / f"pkg_{i}").rglob("*.py"))
+    return lambda i: (
+        (root / chosen[i])
+        .read_text(encoding="utf-8")
+        .replace("        self.size = size\n", "        self.size = max(size, 0)\n")
+    )
+
+
+def _step_times(root: Path, tool: str, paths: list[str]) -> list[float]:
+    """Seconds of every step of a session whose model answers at once."""
+    calls = _calls(tool, paths)
+    turns = [ScriptTurn("", (call,)) for call in calls]
+    model = ScriptedModel([*turns, ScriptTurn("", (("finish", {"summary": "done"}),))])
+    settings = Settings(model="bench", trace_dir=tempfile.mkdtemp(prefix="surehand-bench-t-"))
+    session = Session(root, model, settings)
+    starts: list[float] = []
+
+    def on_event(event: object) -> None:
+        if isinstance(event, StepStarted):
+            starts.append(time.perf_counter())
+
+    proposal = asyncio.run(session.run("bench", on_event=on_event))
+    starts.append(time.perf_counter())
+    session.ctx.runner.close()
+    shutil.rmtree(settings.trace_dir, ignore_errors=True)
+    failures = [m.content for m in session.conversation if m.role == "tool"][:-1]
+    if proposal.outcome.ending != Ending.FINISHED or any(
+        f.startswith(("Edit not applied", "There is no", "Invalid")) for f in failures
+    ):
+        raise WrongResult(f"{tool} steps failed: {failures[:1]}")
+    return [b - a for a, b in itertools.pairwise(starts)][:STEPS]
+
+
+def steps_section(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="surehand-bench-") as scratch:
+        root = Path(scratch) / "repo"
+        paths = generate(root)
+        print(
+            f"\nper-step overhead (everything but the model; the model answers at once): "
+            f"{len(paths):,} files, median of {STEPS} steps, ms"
+        )
+        print(f"{'tool':<14}{'step':>10}{'bare op':>10}{'ratio':>9}")
+        for tool in ("view_file", "grep", "list_files", "edit"):
+            samples = [_step_times(root, tool, paths) for _ in range(args.repeat)]
+            step = median_ms([s for run in samples for s in run])
+            bare = _baseline(tool, root, paths)
+            bare_ms = median_ms([timed(lambda i=i, op=bare: op(i))[0] for i in range(STEPS)])
+            print(f"{tool:<14}{step:>10.2f}{bare_ms:>10.2f}{step / bare_ms:>8.1f}x")
+
+
+def prompt_section(args: argparse.Namespace) -> None:
+    """What every request carries before the conversation: system prompt and tool specs."""
+    tools = default_tools()
+    specs = [
+        json.dumps(
+            {
+                "type": "function",
+                "function": {
+                    "name": t.spec.name,
+                    "description": t.spec.description,
+                    "parameters": t.spec.parameters,
+                    "strict": True,
+                },
+            }
+        )
+        for t in tools.values()
+    ]
+    prompt = system_prompt(Path("/workspace/project"))
+    total = len(prompt) + sum(map(len, specs))
+    print(f"\nfixed context per request ({len(tools)} tools)")
+    print(f"{'system prompt':<24}{len(prompt):>8} chars")
+    print(f"{'tool schemas':<24}{sum(map(len, specs)):>8} chars")
+    print(f"{'total':<24}{total:>8} chars  (about {total // 4:,} tokens at 4 chars a token)")
+
+
 # -- running ------------------------------------------------------------------------
 
 SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "prompt": prompt_section,
+    "steps": steps_section,
     "shadow": shadow_section,
-    # "steps": the per-step overhead of the loop, to come.
 }
 
 
