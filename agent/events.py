@@ -26,6 +26,14 @@ class ModelText:
 
 
 @dataclass(frozen=True)
+class ModelCalling:
+    """The model has started writing a call to ``name`` (its arguments are still coming)."""
+
+    step: int
+    name: str
+
+
+@dataclass(frozen=True)
 class ModelRetry:
     step: int
     message: str
@@ -52,5 +60,5 @@ class TaskEnded:
     message: str
 
 
-Event = StepStarted | ModelText | ModelRetry | ToolStarted | ToolFinished | TaskEnded
+Event = StepStarted | ModelText | ModelCalling | ModelRetry | ToolStarted | ToolFinished | TaskEnded
 OnEvent = Callable[[Event], None]

@@ -19,6 +19,7 @@ from .calls import Caller
 from .commands import ShadowRunner
 from .conversation import Conversation, Usage
 from .events import (
+    ModelCalling,
     ModelRetry,
     ModelText,
     OnEvent,
@@ -92,6 +93,7 @@ class Session:
         self.conversation.user("\n\n".join([*self._notes, task]))
         self._notes.clear()
         self._steps = 0
+        self.usage = Usage()
         malformed = 0
         outcome = Outcome(Ending.STEP_LIMIT, f"Stopped after {self.settings.max_steps} steps.")
         try:
@@ -119,11 +121,17 @@ class Session:
         emit(StepStarted(step))
         self.conversation.compact(self.settings.context_budget)
 
+        announced: set[int] = set()
+
         def on_delta(delta: Delta) -> None:
             if delta.restart:
+                announced.clear()
                 emit(ModelRetry(step, delta.reason))
             elif delta.text:
                 emit(ModelText(step, delta.text))
+            elif delta.tool_name and delta.tool_index not in announced:
+                announced.add(delta.tool_index)
+                emit(ModelCalling(step, delta.tool_name))
 
         started = time.perf_counter()
         turn = await self.client.complete(

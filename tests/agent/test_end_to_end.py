@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from agent.events import ModelCalling
 from agent.openai_client import OpenAIClient
 from agent.proposal import Ending
 from agent.session import Session
@@ -70,11 +71,13 @@ def test_task_through_the_real_client_and_shadow_copy(project: Path, openai_serv
         trace_dir=str(tmp_path / "traces"),
     )
 
+    events = []
+
     async def work():
         client = OpenAIClient(settings, backoff=0.01)
         session = Session(project, client, settings)
         try:
-            return await session.run("Make the test pass.")
+            return await session.run("Make the test pass.", on_event=events.append)
         finally:
             await session.close()
             await client.close()
@@ -101,6 +104,14 @@ def test_task_through_the_real_client_and_shadow_copy(project: Path, openai_serv
         "finish",
     ]
     assert all(s["model_ms"] >= 0 for s in steps)
+    # Each call was announced while its arguments were still streaming in.
+    assert [e.name for e in events if isinstance(e, ModelCalling)] == [
+        "run_command",
+        "view_file",
+        "edit",
+        "run_command",
+        "finish",
+    ]
 
     Workdir(project).write({c.path: c.after for c in proposal.changes})
     check = subprocess.run(
