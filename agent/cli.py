@@ -14,6 +14,7 @@ from pathlib import Path
 from editing import cli as editing_cli
 from editing.files import Workdir
 
+from . import eval_tasks
 from .model import ModelError
 from .openai_client import OpenAIClient
 from .proposal import Ending, Proposal
@@ -60,6 +61,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[
         ),
     )
     demo.set_defaults(handler=_demo)
+    eval_tasks.add_command(commands)
 
 
 def _run(args: argparse.Namespace) -> int:

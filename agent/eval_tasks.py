@@ -1,0 +1,342 @@
+"""``surehand eval-tasks``: how the agent does on small real repositories.
+
+A task is a directory: ``repo/`` holds a tiny project and ``task.json``
+holds ``{"task": what a user would type, "verify": a command line that exits
+0 once the task is done, "solution": ScriptedModel turns that do it}``.
+
+For each task, in name order, ``repo/`` is copied to a temporary directory
+and a ``Session`` runs the task there with the configured OpenAI-compatible
+endpoint, or with ``--scripted`` the task's own solution. Commands run in a
+shadow copy and any off the allowlist are declined. The proposal is written
+to the copy and the verify command run in it, without a shell. The task
+directories are only read; every copy is removed.
+
+Exit status: 0 every task passed, 1 some failed, 2 nothing could be scored
+(no tasks, a task file that does not parse, or an endpoint that is not
+configured, cannot be reached or refuses the key or the model).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from editing.files import Workdir
+
+from .conversation import Message, ModelTurn
+from .events import Event, ToolFinished
+from .model import (
+    ModelAuthFailed,
+    ModelClient,
+    ModelError,
+    ModelNotFound,
+    ModelUnreachable,
+    OnDelta,
+    ToolSpec,
+)
+from .openai_client import OpenAIClient
+from .proposal import Ending
+from .scripted import ScriptedModel
+from .session import Session
+from .settings import Settings
+
+VERIFY_TIMEOUT = 120.0  # seconds
+OUTPUT_TAIL = 2_000  # characters of the verify command's output kept in a record
+CONFIGURATION_ERRORS = (ModelAuthFailed, ModelNotFound, ModelUnreachable)
+COPY_IGNORED = shutil.ignore_patterns("__pycache__", ".pytest_cache")
+
+
+class TaskFileError(Exception):
+    """A task directory that cannot be run: its ``task.json`` is missing or malformed."""
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    repo: Path
+    task: str
+    verify: str
+    solution: list[dict[str, Any]]
+
+    @classmethod
+    def load(cls, directory: Path) -> Task:
+        try:
+            data = json.loads((directory / "task.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise TaskFileError(f"{directory / 'task.json'}: {error}") from None
+        ok = (
+            isinstance(data, dict)
+            and all(isinstance(data.get(key), str) for key in ("task", "verify"))
+            and isinstance(data.get("solution"), list)
+        )
+        if not ok or not (directory / "repo").is_dir():
+            raise TaskFileError(
+                f"{directory}: a task needs repo/ and a task.json with the strings 'task' "
+                "and 'verify' and the list 'solution'"
+            )
+        return cls(
+            directory.name, directory / "repo", data["task"], data["verify"], data["solution"]
+        )
+
+
+@dataclass(frozen=True)
+class Record:
+    """How one task went; written as is by ``--json``."""
+
+    task: str
+    passed: bool
+    steps: int
+    prompt_tokens: int
+    completion_tokens: int
+    tokens: int
+    seconds: float  # wall time: copy, run and verify
+    ending: str
+    message: str  # the run's last word: the finish summary, or why it stopped
+    changed: list[str]
+    calls: int
+    failed_calls: int
+    verify_exit: int | None  # None: the verify command timed out
+    verify_output: str  # its last OUTPUT_TAIL characters
+    trace: str | None
+
+
+class WatchedClient:
+    """A model client that remembers the last error it raised (the session keeps its text only)."""
+
+    def __init__(self, client: ModelClient) -> None:
+        self.client = client
+        self.error: ModelError | None = None
+
+    async def complete(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec], on_delta: OnDelta | None
+    ) -> ModelTurn:
+        try:
+            return await self.client.complete(messages, tools, on_delta)
+        except ModelError as error:
+            self.error = error
+            raise
+
+    async def close(self) -> None:
+        await self.client.close()
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = commands.add_parser(
+        "eval-tasks",
+        help="score the agent on small repositories with a failing task each",
+        description=(
+            "Run each task of DIR on a temporary copy of its repo/ with the configured "
+            "endpoint (OPENAI_BASE_URL, OPENAI_API_KEY, SUREHAND_MODEL, or the flags), or "
+            "with --scripted its own solution, then its verify command. Exit 0 when all "
+            "passed, 1 otherwise, 2 when the endpoint is misconfigured."
+        ),
+    )
+    configure(parser)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "dir",
+        nargs="?",
+        type=Path,
+        default=Path("tests/tasks"),
+        metavar="DIR",
+        help="a folder of task directories, or one task directory (default: tests/tasks)",
+    )
+    parser.add_argument("--base-url", metavar="URL", help="endpoint (default: $OPENAI_BASE_URL)")
+    parser.add_argument("--model", metavar="NAME", help="model name (default: $SUREHAND_MODEL)")
+    parser.add_argument(
+        "--scripted", action="store_true", help="replay each task's own solution instead"
+    )
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the records here")
+    parser.add_argument("--max-steps", type=int, metavar="N", help="step limit per task")
+    parser.set_defaults(handler=evaluate)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="surehand eval-tasks")
+    configure(parser)
+    return evaluate(parser.parse_args(argv))
+
+
+def evaluate(args: argparse.Namespace) -> int:
+    """The command: run every task, print the results, return the exit status."""
+    try:
+        tasks = [Task.load(directory) for directory in find_tasks(args.dir)]
+    except TaskFileError as error:
+        print(f"eval-tasks: {error}", file=sys.stderr)
+        return 2
+    if not tasks:
+        print(f"eval-tasks: no task directories (with task.json) in {args.dir}", file=sys.stderr)
+        return 2
+    settings = task_settings(args)
+    try:
+        client = None if args.scripted else WatchedClient(OpenAIClient(settings))
+    except ModelError as error:
+        print(f"eval-tasks: {error.message}", file=sys.stderr)
+        return 2
+    records, stopped = asyncio.run(run_all(tasks, settings, client))
+    print_table(records, len(tasks))
+    if args.json:
+        write_json(args.json, records, len(tasks), settings, scripted=args.scripted)
+    if stopped:
+        print(f"eval-tasks: stopped, the model endpoint failed: {stopped}", file=sys.stderr)
+        return 2
+    return 0 if all(r.passed for r in records) and len(records) == len(tasks) else 1
+
+
+def find_tasks(root: Path) -> list[Path]:
+    """``root`` if it is a task directory, else its task directories by name."""
+    if (root / "task.json").is_file():
+        return [root]
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if (p / "task.json").is_file())
+
+
+def task_settings(args: argparse.Namespace) -> Settings:
+    overrides = {"model": args.model, "baseUrl": args.base_url, "maxSteps": args.max_steps}
+    settings, problems = Settings.parse({k: v for k, v in overrides.items() if v is not None})
+    for problem in problems:
+        print(f"eval-tasks: warning: {problem}", file=sys.stderr)
+    return settings.replace(model="scripted") if args.scripted else settings
+
+
+async def run_all(
+    tasks: list[Task], settings: Settings, client: WatchedClient | None
+) -> tuple[list[Record], str]:
+    """The records of the tasks run, and why the run stopped early ("" if it did not).
+
+    With ``client`` None each task replays its solution; otherwise every task
+    uses ``client``, and an error that no task can get past ends the run.
+    """
+    records: list[Record] = []
+    try:
+        for task in tasks:
+            model = client or ScriptedModel.from_json(task.solution)
+            record = await run_task(task, model, settings)
+            records.append(record)
+            print(progress_line(record), flush=True)
+            if client is not None:
+                error, client.error = client.error, None
+                if isinstance(error, CONFIGURATION_ERRORS):
+                    return records, error.message
+    finally:
+        if client is not None:
+            await client.close()
+    return records, ""
+
+
+async def run_task(task: Task, client: ModelClient, settings: Settings) -> Record:
+    """Run ``task`` on a temporary copy of its repository and verify the result there."""
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix=f"surehand-task-{task.name}-") as temporary:
+        work = Path(temporary) / "repo"
+        shutil.copytree(task.repo, work, symlinks=True, ignore=COPY_IGNORED)
+        calls: list[bool] = []  # whether each tool call succeeded
+
+        def on_event(event: Event) -> None:
+            if isinstance(event, ToolFinished):
+                calls.append(event.ok)
+
+        session = Session(work, client, settings)
+        try:
+            proposal = await session.run(task.task, on_event=on_event)
+        finally:
+            await session.close()
+        Workdir(work).write({change.path: change.after for change in proposal.changes})
+        exit_code, output = await asyncio.to_thread(verify, task.verify, work)
+    usage = proposal.usage
+    return Record(
+        task=task.name,
+        passed=exit_code == 0,
+        steps=proposal.steps,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        tokens=usage.total,
+        seconds=round(time.perf_counter() - started, 2),
+        ending=str(proposal.outcome.ending),
+        message=proposal.outcome.message,
+        changed=[change.path for change in proposal.changes],
+        calls=len(calls),
+        failed_calls=calls.count(False),
+        verify_exit=exit_code,
+        verify_output=output[-OUTPUT_TAIL:],
+        trace=str(proposal.trace) if proposal.trace else None,
+    )
+
+
+def verify(command: str, cwd: Path, timeout: float = VERIFY_TIMEOUT) -> tuple[int | None, str]:
+    """Run ``command`` in ``cwd`` without a shell: its exit code (None at the timeout), output."""
+    try:
+        done = subprocess.run(
+            shlex.split(command),
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return None, f"verify command stopped after {timeout:g} s"
+    except OSError as error:
+        return 127, f"verify command cannot run: {error}"
+    return done.returncode, done.stdout
+
+
+def progress_line(record: Record) -> str:
+    verdict = "PASS" if record.passed else "FAIL"
+    line = (
+        f"{verdict} {record.task}: {record.ending} in {record.steps} steps, "
+        f"{record.tokens} tokens, {record.seconds:.1f} s"
+    )
+    if record.passed:
+        return line
+    if record.ending != Ending.FINISHED:
+        why = record.message.splitlines()[0].rstrip(".") if record.message else record.ending
+        line += f"; {why}"
+    last = next((s for s in reversed(record.verify_output.splitlines()) if s.strip()), "")
+    exit_code = "timeout" if record.verify_exit is None else record.verify_exit
+    return f"{line}; verify exit {exit_code}: {last}"
+
+
+def print_table(records: list[Record], total: int) -> None:
+    width = max([len("task"), *(len(r.task) for r in records)])
+    print()
+    print(f"{'task':<{width}}  pass  steps  tokens  seconds  ending")
+    for r in records:
+        mark = "yes" if r.passed else "no"
+        print(
+            f"{r.task:<{width}}  {mark:<4}  {r.steps:>5}  {r.tokens:>6}  {r.seconds:>7.1f}  "
+            f"{r.ending}"
+        )
+    passed = sum(r.passed for r in records)
+    print(f"passed {passed} of {total} ({passed / total:.0%})")
+
+
+def write_json(
+    path: Path, records: list[Record], total: int, settings: Settings, *, scripted: bool
+) -> None:
+    data = {
+        "model": settings.model,
+        "base_url": "" if scripted else settings.base_url,
+        "scripted": scripted,
+        "passed": sum(r.passed for r in records),
+        "total": total,
+        "tasks": [asdict(r) for r in records],
+    }
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
