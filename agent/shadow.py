@@ -37,21 +37,14 @@ import hashlib
 import os
 import shutil
 import stat
-import subprocess
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
-import pathspec
-
+from .shadow_scan import scan, under_any
 from .workspace import Overlay
-
-LINKED_NAMES = frozenset({".venv", "venv", "node_modules", ".tox", ".nox", "target", "build"})
-SKIPPED_NAMES = frozenset(
-    {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", ".git"}
-)
 
 
 class _Want(NamedTuple):
@@ -106,7 +99,7 @@ class ShadowCopy:
         data: dict[str, bytes] = {}
         report = SyncReport()
         for rel, text in texts.items():
-            if not _plain(rel) or rel in links or _under_any(rel, links):
+            if not _plain(rel) or rel in links or under_any(rel, links):
                 report.refused.append(rel)
             elif text is None:
                 wanted.pop(rel, None)
@@ -248,127 +241,3 @@ def _plain(rel: str) -> bool:
     """A relative path with no ``..`` that is not in ``.git``."""
     parts = PurePosixPath(rel).parts
     return bool(parts) and not rel.startswith("/") and ".." not in parts and parts[0] != ".git"
-
-
-# -- scanning the workspace ----------------------------------------------------
-
-
-def scan(root: Path) -> tuple[dict[str, os.stat_result], set[str]]:
-    """The files to copy (path to ``lstat``) and the directories to link."""
-    listed = _git_listing(root)
-    paths, links = listed if listed is not None else _walk(root)
-    if os.path.lexists(root / ".git"):
-        links.add(".git")
-    files: dict[str, os.stat_result] = {}
-    for rel in paths:
-        try:
-            st = os.lstat(f"{root}/{rel}")
-        except OSError:
-            continue  # deleted since it was listed (or tracked and deleted)
-        if stat.S_ISDIR(st.st_mode):
-            links.add(rel)  # a submodule
-        elif stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode):
-            files[rel] = st
-    links = _outermost(links)
-    return {rel: st for rel, st in files.items() if not _under_any(rel, links)}, links
-
-
-def _git_listing(root: Path) -> tuple[list[str], set[str]] | None:
-    """Tracked and unignored files and the directories to link, None outside a repository."""
-    tagged = _git(root, "ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard")
-    if tagged is None:
-        return None
-    files: list[str] = []
-    links: set[str] = set()
-    tracked_in: set[str] = set()  # LINKED_NAMES folders holding a tracked file
-    untracked_in: set[str] = set()
-    for entry in tagged:
-        tag, rel = entry[:1], entry[2:]
-        if rel.endswith("/"):
-            links.add(rel.rstrip("/"))  # a nested repository
-            continue
-        parts = rel.split("/")[:-1]
-        if any(part in SKIPPED_NAMES for part in parts) and tag == "?":
-            continue
-        named = next((i for i, part in enumerate(parts) if part in LINKED_NAMES), None)
-        if named is not None:
-            (untracked_in if tag == "?" else tracked_in).add("/".join(parts[: named + 1]))
-        files.append(rel)
-    links |= untracked_in - tracked_in
-    links |= _ignored_folders(root)
-    return files, links
-
-
-def _ignored_folders(root: Path) -> set[str]:
-    listed = _git(
-        root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"
-    )
-    folders = [rel for rel in listed or () if rel.endswith("/")]
-    if not folders:
-        return set()
-    # ``--directory`` also lists folders that only hold ignored things without
-    # being ignored; ``check-ignore`` keeps those a pattern ignores.
-    ignored = _git(
-        root, "check-ignore", "-z", "--stdin", stdin="\0".join(folders) + "\0", ok=(0, 1)
-    )
-    return {
-        rel.rstrip("/")
-        for rel in ignored or ()
-        if not SKIPPED_NAMES.intersection(rel.rstrip("/").split("/"))
-    }
-
-
-def _git(
-    root: Path, *args: str, stdin: str | None = None, ok: tuple[int, ...] = (0,)
-) -> list[str] | None:
-    try:
-        done = subprocess.run(
-            ["git", *args],
-            cwd=root,
-            input=os.fsencode(stdin) if stdin is not None else None,
-            capture_output=True,
-            check=False,
-        )
-    except OSError:
-        return None
-    if done.returncode not in ok:
-        return None
-    return [os.fsdecode(entry) for entry in done.stdout.split(b"\0") if entry]
-
-
-def _walk(root: Path) -> tuple[list[str], set[str]]:
-    """Files the root's ``.gitignore`` does not ignore, and the directories to link."""
-    ignore_file = root / ".gitignore"
-    lines = ignore_file.read_text("utf-8", "replace").splitlines() if ignore_file.is_file() else []
-    spec = pathspec.GitIgnoreSpec.from_lines(lines)
-    files: list[str] = []
-    links: set[str] = set()
-    folders = [""]
-    while folders:
-        folder = folders.pop()
-        try:
-            entries = list(os.scandir(root / folder))
-        except OSError:
-            continue  # unreadable: not copied
-        for entry in entries:
-            rel = folder + entry.name
-            if not entry.is_dir(follow_symlinks=False):
-                if not spec.match_file(rel):
-                    files.append(rel)
-            elif entry.name in SKIPPED_NAMES:
-                continue
-            elif entry.name in LINKED_NAMES or spec.match_file(rel + "/"):
-                links.add(rel)
-            else:
-                folders.append(rel + "/")
-    return files, links
-
-
-def _outermost(folders: set[str]) -> set[str]:
-    return {f for f in folders if not _under_any(f, folders)}
-
-
-def _under_any(rel: str, folders: set[str]) -> bool:
-    """Whether a folder holding ``rel`` is in ``folders``."""
-    parts = rel.split("/")
-    return any("/".join(parts[:i]) in folders for i in range(1, len(parts)))
