@@ -100,7 +100,7 @@ async def _offer(proposal: Proposal, root: Path, terminal: Terminal, *, assume_y
         if answer not in ("y", "yes"):
             terminal.say("Nothing was written.")
             return 1
-    Workdir(root).write({change.path: change.after for change in proposal.changes})
+    Workdir(root).write(proposal.writes())
     terminal.say(f"Wrote {len(proposal.changes)} file(s).")
     return 0
 

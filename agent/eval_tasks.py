@@ -234,7 +234,7 @@ async def run_task(task: Task, client: ModelClient, settings: Settings) -> Recor
             proposal = await session.run(task.task, on_event=on_event)
         finally:
             await session.close()
-        Workdir(work).write({change.path: change.after for change in proposal.changes})
+        Workdir(work).write(proposal.writes())
         exit_code, output = await asyncio.to_thread(verify, task.verify, work)
     usage = proposal.usage
     return Record(

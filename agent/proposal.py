@@ -30,18 +30,23 @@ class Outcome:
 
 @dataclass(frozen=True)
 class FileChange:
-    """One file's proposed change; ``before`` None = created, ``after`` None = deleted."""
+    """One file's proposed change; ``before`` None = created, ``after`` None = deleted.
+
+    ``source`` is the path a moved file had (``before`` is its text there).
+    """
 
     path: str
     before: str | None
     after: str | None
     descriptions: tuple[str, ...]
+    source: str | None = None
 
     def diff(self) -> str:
+        old_label = f"a/{self.source or self.path}"
         lines = difflib.unified_diff(
             (self.before or "").splitlines(keepends=True),
             (self.after or "").splitlines(keepends=True),
-            "/dev/null" if self.before is None else f"a/{self.path}",
+            "/dev/null" if self.before is None else old_label,
             "/dev/null" if self.after is None else f"b/{self.path}",
         )
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
@@ -63,13 +68,26 @@ class Proposal:
     def diff(self) -> str:
         return "".join(change.diff() for change in self.changes)
 
+    def writes(self) -> dict[str, str | None]:
+        """Every file to write (None: to delete) to apply the proposal."""
+        files: dict[str, str | None] = {c.source: None for c in self.changes if c.source}
+        files.update({change.path: change.after for change in self.changes})
+        return files
+
 
 def proposal_of(
     overlay: Overlay, outcome: Outcome, usage: Usage, steps: int, trace: Path | None
 ) -> Proposal:
+    changed = {path: (before, after) for path, before, after in overlay.changed()}
+    moved = {new: old for new, old in overlay.moves.items() if new in changed and old in changed}
     changes = []
-    for path, before, after in overlay.changed():
+    for path, (before, after) in changed.items():
+        if path in moved.values():
+            continue  # shown as the move
+        source = moved.get(path)
+        original = changed[source][0] if source is not None else before
         labels = tuple(dict.fromkeys(r.description for r in overlay.history if r.path == path))
-        changes.append(FileChange(path, before, after, labels))
-    edits = tuple(r for r in overlay.history if any(c.path == r.path for c in changes))
+        changes.append(FileChange(path, original, after, labels, source))
+    touched = {c.path for c in changes} | {c.source for c in changes if c.source}
+    edits = tuple(r for r in overlay.history if r.path in touched)
     return Proposal(tuple(changes), edits, outcome, usage, steps, trace)

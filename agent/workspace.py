@@ -75,6 +75,7 @@ class Overlay:
     staged: dict[str, str | None] = field(default_factory=dict)
     originals: dict[str, str | None] = field(default_factory=dict)
     history: list[EditRecord] = field(default_factory=list)
+    moves: dict[str, str] = field(default_factory=dict)  # new path -> the path it moved from
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
@@ -176,4 +177,5 @@ class Overlay:
         for path in paths:
             self.staged.pop(path, None)
             self.originals.pop(path, None)
+            self.moves.pop(path, None)
         self.history = [r for r in self.history if relative is not None and r.path != relative]

@@ -42,6 +42,7 @@ class ApplyPatch:
         for change in result.changes:
             if change.source:
                 stage(ctx, paths[change.source], None, args["description"])
+                ctx.overlay.moves[paths[change.path]] = paths[change.source]
             stage(ctx, paths[change.path], change.after, args["description"])
         files = ", ".join(result.summary)
         return ToolResult(result.message, summary=f"Patched {files}")
