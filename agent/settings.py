@@ -122,7 +122,8 @@ def _convert(value: Any, spec: dataclasses.Field[Any]) -> Any:
     if kind == "str":
         return value if isinstance(value, str) else None
     if kind == "int":
-        ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
+        least = 0 if spec.name == "max_retries" else 1
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= least
         return value if ok else None
     if kind == "float":
         ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0

@@ -1,0 +1,7 @@
+"""``python -m lsp_server``: the language server on stdio (or ``--tcp HOST:PORT``)."""
+
+import sys
+
+from .cli import serve_main
+
+sys.exit(serve_main())

@@ -1,0 +1,62 @@
+"""The ``surehand`` command line: ``serve`` plus the agent's and the edit engine's commands.
+
+Nothing is printed to stdout by the server: it belongs to the protocol.
+Logging goes to stderr, set up here and only here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from agent import cli as agent_cli
+from editing import cli as editing_cli
+
+from .server import create_server
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="surehand", description="surehand command line")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    serve = commands.add_parser(
+        "serve",
+        help="run the language server (stdio by default)",
+        description="Run the surehand language server on stdio, or on TCP with --tcp.",
+    )
+    _serve_arguments(serve)
+    serve.set_defaults(handler=_serve)
+    agent_cli.add_commands(commands)
+    editing_cli.add_commands(commands)
+    args = parser.parse_args(argv)
+    return args.handler(args)
+
+
+def serve_main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lsp_server", description=__doc__)
+    _serve_arguments(parser)
+    return _serve(parser.parse_args(argv))
+
+
+def _serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    parser.add_argument("--log-level", default="WARNING", help="stderr log level")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=args.log_level.upper(),
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+    )
+    server = create_server()
+    if args.tcp:
+        host, _, port = args.tcp.rpartition(":")
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

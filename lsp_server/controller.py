@@ -1,0 +1,282 @@
+"""What the server does for each request, between pygls and the agent.
+
+Holds the settings, the agent session (one conversation per workspace),
+the open documents and the running asks. The handlers in ``server`` call
+in here; everything that talks to the agent or builds protocol values
+lives here or in the modules it calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from agent.model import ModelError
+from agent.openai_client import OpenAIClient
+from agent.proposal import Proposal
+from agent.session import Session
+from agent.settings import Settings
+from agent.tools.context import Approval
+
+from . import progress, review, workspace_edit
+from .ask import Ask, task_text
+from .documents import BufferSource, Documents
+from .review import Review
+from .tasks import TaskRegistry
+
+log = logging.getLogger(__name__)
+
+CONFIGURATION_WAIT = 5.0  # seconds an early ask waits for the client's settings
+ALLOW_ONCE, ALLOW_ALWAYS, DENY = "Allow once", "Always allow this command", "Deny"
+APPLY, SHOW_DIFF, DISCARD = "Apply", "Show diff", "Discard"
+
+
+class Controller:
+    def __init__(self, server: LanguageServer) -> None:
+        self.server = server
+        self.documents = Documents()
+        self.tasks = TaskRegistry()
+        self.settings = Settings()
+        self.root: Path | None = None
+        self.source: BufferSource | None = None
+        self.session: Session | None = None
+        self.configured = asyncio.Event()
+        self._tokens = 0
+
+    # -- set-up -------------------------------------------------------------------
+
+    def initialize(self, params: types.InitializeParams, encoding: str) -> None:
+        self.documents.encoding = encoding
+        folders = params.workspace_folders or []
+        uri = folders[0].uri if folders else params.root_uri
+        path = to_fs_path(uri) if uri else params.root_path
+        self.root = Path(path).resolve() if path else None
+        if self.root is not None:
+            self.source = BufferSource(self.documents, self.root)
+
+    def configure(self, data: dict[str, Any]) -> list[str]:
+        """New settings; returns the problems with them (never raises)."""
+        settings, problems = Settings.parse(data)
+        self.settings = settings
+        self.configured.set()
+        if self.session is not None and not self.tasks.busy:
+            self.session.settings = settings
+            self.session.ctx.settings = settings
+            self.session.client = self._client_or_none() or self.session.client
+        return problems
+
+    @property
+    def annotations_supported(self) -> bool:
+        capabilities = self.server.client_capabilities
+        workspace = capabilities.workspace
+        edit = workspace.workspace_edit if workspace else None
+        return bool(edit and edit.change_annotation_support)
+
+    # -- commands -------------------------------------------------------------------
+
+    async def ask(self, ask: Ask, request_id: object) -> dict[str, Any]:
+        if self.root is None or self.source is None:
+            return {"outcome": "error", "summary": "surehand needs a workspace folder."}
+        if self.tasks.busy:
+            return {"outcome": "busy", "summary": "surehand is already working on a task."}
+        with contextlib.suppress(TimeoutError):  # settings requested at initialized
+            await asyncio.wait_for(self.configured.wait(), CONFIGURATION_WAIT)
+        try:
+            session = self._session()
+        except ModelError as error:
+            self.server.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Error, message=error.message)
+            )
+            return {"outcome": "error", "summary": error.message}
+        token = await self._begin_progress(ask.task)
+        work = asyncio.ensure_future(self._work(session, ask, token))
+        self.tasks.add(work, token=token, request_id=request_id)
+        try:
+            return await asyncio.shield(work)
+        except asyncio.CancelledError:
+            return {"outcome": "cancelled", "summary": "Cancelled."}
+
+    async def _work(self, session: Session, ask: Ask, token: str | None) -> dict[str, Any]:
+        assert self.root is not None and self.source is not None
+        buffer = progress.ModelTextBuffer(self._log)
+
+        def on_event(event: Any) -> None:
+            buffer.add(event)
+            if line := progress.log_line(event):
+                self._log(line)
+            if (payload := progress.step_payload(event)) is not None:
+                self.server.protocol.notify(progress.STEP_NOTIFICATION, payload)
+            if token and (message := progress.report_for(event)):
+                self.server.work_done_progress.report(
+                    token, types.WorkDoneProgressReport(message=message)
+                )
+
+        try:
+            proposal = await session.run(
+                task_text(ask, self.documents, self.root), on_event=on_event
+            )
+        except asyncio.CancelledError:
+            buffer.flush()
+            self._end_progress(token, "Cancelled.")
+            raise
+        buffer.flush()
+        self._end_progress(token, proposal.summary[:200])
+        result = await self._review(session, proposal)
+        return {
+            "outcome": result.outcome.value,
+            "ending": proposal.outcome.ending.value,
+            "summary": proposal.summary,
+            "files": {path: status.value for path, status in result.files.items()},
+            "conflicts": result.conflicts,
+            "steps": proposal.steps,
+            "tokens": proposal.usage.total,
+        }
+
+    async def _review(self, session: Session, proposal: Proposal) -> Review:
+        assert self.root is not None and self.source is not None
+        root, source = self.root, self.source
+        if not proposal.changes:
+            return Review(review.Outcome.NO_CHANGES)
+
+        def current(change: Any) -> str | None:
+            document = source.document(change.path)
+            return document.text if document else review.read_disk(root, change.path)
+
+        async def send(candidate: Proposal) -> bool:
+            if not self.annotations_supported and not await self._confirm(candidate):
+                return False
+            edit = workspace_edit.build(
+                candidate,
+                root,
+                self.documents.encoding,
+                self._version,
+                annotate=self.annotations_supported,
+            )
+            result = await self.server.workspace_apply_edit_async(
+                types.ApplyWorkspaceEditParams(
+                    edit=edit, label=f"surehand: {proposal.summary}"[:80]
+                )
+            )
+            return bool(result and result.applied)
+
+        outcome = await review.propose(proposal, send, current, self.documents.wait_for_change)
+        session.tell(outcome.for_model())
+        session.overlay.discard()
+        source.forget()
+        return outcome
+
+    def cancel(self) -> dict[str, Any]:
+        return {"cancelled": self.tasks.cancel_all()}
+
+    def reset(self) -> dict[str, Any]:
+        self.tasks.cancel_all()
+        if self.session is not None and self.session.ctx.runner is not None:
+            self.session.ctx.runner.close()
+        self.session = None
+        return {"reset": True}
+
+    def status(self) -> dict[str, Any]:
+        staged = len(self.session.overlay.staged) if self.session else 0
+        return {
+            "busy": self.tasks.busy,
+            "model": self.settings.model,
+            "baseUrl": self.settings.base_url,
+            "workspace": str(self.root) if self.root else None,
+            "staged": staged,
+        }
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def _session(self) -> Session:
+        if self.session is None:
+            assert self.root is not None
+            self.session = Session(
+                self.root,
+                OpenAIClient(self.settings),
+                self.settings,
+                source=self.source,
+                approve=self._approve,
+            )
+        return self.session
+
+    def _client_or_none(self) -> OpenAIClient | None:
+        try:
+            return OpenAIClient(self.settings)
+        except ModelError as error:
+            self._log(error.message)
+            return None
+
+    def _version(self, relative: str, before: str) -> int | None:
+        assert self.source is not None
+        document = self.source.document(relative)
+        if document is None:
+            return None
+        if document.text == before:
+            return document.version
+        return self.source.version_read(relative, before)
+
+    async def _approve(self, argv: list[str]) -> Approval:
+        command = " ".join(argv)
+        choice = await self.server.window_show_message_request_async(
+            types.ShowMessageRequestParams(
+                type=types.MessageType.Warning,
+                message=f"surehand wants to run `{command}` in a copy of the workspace.",
+                actions=[types.MessageActionItem(t) for t in (ALLOW_ONCE, ALLOW_ALWAYS, DENY)],
+            )
+        )
+        title = choice.title if choice else DENY
+        return {ALLOW_ONCE: Approval.ONCE, ALLOW_ALWAYS: Approval.ALWAYS}.get(title, Approval.DENY)
+
+    async def _confirm(self, proposal: Proposal) -> bool:
+        """Ask before applying, for clients that would apply at once."""
+        files = ", ".join(c.path for c in proposal.changes)
+        while True:
+            choice = await self.server.window_show_message_request_async(
+                types.ShowMessageRequestParams(
+                    type=types.MessageType.Info,
+                    message=f"surehand proposes changes to {files}: {proposal.summary}",
+                    actions=[types.MessageActionItem(t) for t in (APPLY, SHOW_DIFF, DISCARD)],
+                )
+            )
+            title = choice.title if choice else DISCARD
+            if title != SHOW_DIFF:
+                return title == APPLY
+            diff = Path(tempfile.mkdtemp(prefix="surehand-")) / "proposal.diff"
+            diff.write_text(proposal.diff(), encoding="utf-8")
+            await self.server.window_show_document_async(
+                types.ShowDocumentParams(uri=from_fs_path(str(diff)) or "", take_focus=True)
+            )
+
+    async def _begin_progress(self, task: str) -> str | None:
+        window = self.server.client_capabilities.window
+        if not (window and window.work_done_progress):
+            return None
+        self._tokens += 1
+        token = f"surehand-task-{self._tokens}"
+        try:
+            await self.server.work_done_progress.create_async(token)
+        except Exception:  # the client refused a progress bar; work without one
+            log.warning("work done progress refused", exc_info=True)
+            return None
+        self.server.work_done_progress.begin(
+            token,
+            types.WorkDoneProgressBegin(title="surehand", message=task[:100], cancellable=True),
+        )
+        return token
+
+    def _end_progress(self, token: str | None, message: str) -> None:
+        if token:
+            self.server.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
+
+    def _log(self, message: str) -> None:
+        self.server.window_log_message(
+            types.LogMessageParams(type=types.MessageType.Log, message=message)
+        )

@@ -1,0 +1,176 @@
+"""The pygls server: each handler gets what it needs and hands over to ``Controller``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+
+from . import __version__
+from .ask import BadArguments, parse_ask
+from .controller import Controller
+
+log = logging.getLogger(__name__)
+
+CONFIG_SECTION = "surehand"
+ASK, CANCEL, RESET, STATUS = "surehand.ask", "surehand.cancel", "surehand.reset", "surehand.status"
+FIX_THIS = "Ask surehand to fix this"
+
+
+class Protocol(LanguageServerProtocol):
+    """Stops a running ask on ``$/cancelRequest`` too, which pygls leaves running."""
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        server = self._server
+        if isinstance(server, SurehandServer):
+            server.controller.tasks.cancel_request(msg_id)
+        super()._handle_cancel_notification(msg_id)
+
+
+class SurehandServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(
+            "surehand",
+            __version__,
+            protocol_cls=Protocol,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+        )
+        self.controller = Controller(self)
+        self.initialization_options: dict[str, Any] = {}
+
+
+def create_server() -> SurehandServer:
+    server = SurehandServer()
+    controller = server.controller
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: SurehandServer, params: types.InitializeParams) -> None:
+        options = params.initialization_options
+        ls.initialization_options = options if isinstance(options, dict) else {}
+        encoding = ls.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        controller.initialize(params, encoding)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: SurehandServer, params: types.InitializedParams) -> None:
+        await _load_settings(ls)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def configuration_changed(
+        ls: SurehandServer, params: types.DidChangeConfigurationParams
+    ) -> None:
+        await _load_settings(ls)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: SurehandServer, params: types.DidOpenTextDocumentParams) -> None:
+        document = params.text_document
+        controller.documents.open(document.uri, document.text, document.version)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: SurehandServer, params: types.DidChangeTextDocumentParams) -> None:
+        document = params.text_document
+        controller.documents.change(document.uri, document.version, params.content_changes)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: SurehandServer, params: types.DidCloseTextDocumentParams) -> None:
+        controller.documents.close(params.text_document.uri)
+
+    @server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
+    def progress_cancelled(ls: SurehandServer, params: types.WorkDoneProgressCancelParams) -> None:
+        controller.tasks.cancel_token(params.token)
+
+    @server.command(ASK)
+    async def ask(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        try:
+            request = parse_ask(list(arguments))
+        except BadArguments as error:
+            raise JsonRpcInvalidParams(str(error)) from None
+        return await controller.ask(request, ls.protocol.msg_id)
+
+    @server.command(CANCEL)
+    def cancel(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        return controller.cancel()
+
+    @server.command(RESET)
+    def reset(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        return controller.reset()
+
+    @server.command(STATUS)
+    def status(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        return controller.status()
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]
+        ),
+    )
+    def code_actions(ls: SurehandServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        return fix_actions(params)
+
+    return server
+
+
+def fix_actions(params: types.CodeActionParams) -> list[types.CodeAction]:
+    """ "Ask surehand to fix this" for each diagnostic, or for a selection."""
+    uri = params.text_document.uri
+    actions = []
+    for diagnostic in params.context.diagnostics:
+        task = f"Fix this problem: {diagnostic.message}"
+        actions.append(
+            _action(task, uri, diagnostic.range, types.CodeActionKind.QuickFix, [diagnostic])
+        )
+    selection = params.range
+    if not actions and selection.start != selection.end:
+        actions.append(
+            _action(
+                "Fix the selected code.", uri, selection, types.CodeActionKind.RefactorRewrite, None
+            )
+        )
+    return actions
+
+
+def _action(
+    task: str,
+    uri: str,
+    text_range: types.Range,
+    kind: types.CodeActionKind,
+    diagnostics: list[types.Diagnostic] | None,
+) -> types.CodeAction:
+    argument = {
+        "task": task,
+        "uri": uri,
+        "range": {
+            "start": {"line": text_range.start.line, "character": text_range.start.character},
+            "end": {"line": text_range.end.line, "character": text_range.end.character},
+        },
+    }
+    return types.CodeAction(
+        title=FIX_THIS,
+        kind=kind,
+        diagnostics=diagnostics,
+        command=types.Command(title=FIX_THIS, command=ASK, arguments=[argument]),
+    )
+
+
+async def _load_settings(ls: SurehandServer) -> None:
+    """Settings from ``initializationOptions``, then the client's ``surehand`` section."""
+    data = dict(ls.initialization_options)
+    workspace = ls.client_capabilities.workspace
+    if workspace and workspace.configuration:
+        try:
+            sections = await ls.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=CONFIG_SECTION)])
+            )
+        except Exception:  # a client that fails the request keeps the options it gave
+            log.warning("workspace/configuration failed", exc_info=True)
+            sections = []
+        if sections and isinstance(sections[0], dict):
+            data.update(sections[0])
+    for problem in ls.controller.configure(data):
+        ls.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=f"surehand: {problem}")
+        )

@@ -1,0 +1,193 @@
+"""A proposal as one ``WorkspaceEdit`` the editor can show and apply.
+
+Minimal line hunks computed from each file's before and after text (never a
+whole-file replacement), positions in the negotiated encoding, the file's
+own line endings in ``newText`` (the after text already has them),
+``CreateFile`` / ``DeleteFile`` / ``RenameFile`` where needed, and each
+``TextDocumentEdit`` versioned with the buffer version the agent read
+(``null`` for a file that is not open). With ``annotate``, every hunk and
+file operation carries the change annotation of the agent edit that made
+it (label: what the model said the edit was for), to be confirmed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types
+
+from agent.proposal import FileChange, Proposal
+from agent.workspace import EditRecord
+
+from . import positions
+from .documents import uri_of
+
+_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
+
+Versions = Callable[[str, str], int | None]
+"""The buffer version the agent read ``path`` at, given the text it read (None: not open)."""
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """``before[start:end]`` becomes ``text``; ``after_lines`` is where it lands in after."""
+
+    start: int
+    end: int
+    text: str
+    after_lines: tuple[int, int]  # 0-based [start, end) lines of the after text
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their endings; only ``\\n`` ends a line here (``\\r\\n`` stays whole)."""
+    return _LINE.findall(text)
+
+
+def hunks(before: str, after: str) -> list[Hunk]:
+    old, new = split_lines(before), split_lines(after)
+    offsets = [0]
+    for line in old:
+        offsets.append(offsets[-1] + len(line))
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    return [
+        Hunk(offsets[i1], offsets[i2], "".join(new[j1:j2]), (j1, j2))
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def build(
+    proposal: Proposal,
+    root: Path,
+    encoding: str,
+    versions: Versions,
+    *,
+    annotate: bool,
+) -> types.WorkspaceEdit:
+    annotations: dict[str, types.ChangeAnnotation] = {}
+    ids: dict[str, str] = {}
+
+    def annotation(label: str) -> str | None:
+        if not annotate:
+            return None
+        if label not in ids:
+            ids[label] = f"surehand-{len(ids) + 1}"
+            annotations[ids[label]] = types.ChangeAnnotation(
+                label=label, needs_confirmation=True, description="proposed by surehand"
+            )
+        return ids[label]
+
+    changes: list[
+        types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
+    ] = []
+    for change in proposal.changes:
+        where = _Where(uri_of(root, change.path), root, encoding)
+        changes.extend(_file_edits(change, proposal.edits, where, versions, annotation))
+    # The map is always there when annotating: some clients assert on it.
+    return types.WorkspaceEdit(
+        document_changes=changes, change_annotations=annotations if annotate else None
+    )
+
+
+@dataclass(frozen=True)
+class _Where:
+    uri: str
+    root: Path
+    encoding: str
+
+
+def _file_edits(
+    change: FileChange,
+    records: Sequence[EditRecord],
+    where: _Where,
+    versions: Versions,
+    annotation: Callable[[str], str | None],
+) -> list[types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile]:
+    uri, root, encoding = where.uri, where.root, where.encoding
+    label = change.descriptions[-1] if change.descriptions else "change"
+    if change.after is None:
+        return [types.DeleteFile(uri=uri, annotation_id=annotation(label))]
+    out: list[types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile] = []
+    version = None
+    if change.before is None:
+        out.append(
+            types.CreateFile(
+                uri=uri,
+                options=types.CreateFileOptions(overwrite=False, ignore_if_exists=False),
+                annotation_id=annotation(label),
+            )
+        )
+    elif change.source is not None:
+        out.append(
+            types.RenameFile(
+                old_uri=uri_of(root, change.source),
+                new_uri=uri,
+                options=types.RenameFileOptions(overwrite=False, ignore_if_exists=False),
+                annotation_id=annotation(label),
+            )
+        )
+    else:
+        version = versions(change.path, change.before)
+    before = change.before or ""
+    labels = _labels(change, records)
+    starts = positions.line_starts(before)
+    edits: list[types.TextEdit | types.AnnotatedTextEdit] = []
+    for hunk in hunks(before, change.after):
+        text_range = types.Range(
+            start=positions.position(before, hunk.start, encoding, starts),
+            end=positions.position(before, hunk.end, encoding, starts),
+        )
+        annotation_id = annotation(labels(hunk) or label)
+        if annotation_id is None:
+            edits.append(types.TextEdit(range=text_range, new_text=hunk.text))
+        else:
+            edits.append(
+                types.AnnotatedTextEdit(
+                    range=text_range, new_text=hunk.text, annotation_id=annotation_id
+                )
+            )
+    if edits:
+        out.append(
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(
+                    uri=uri, version=version
+                ),
+                edits=edits,
+            )
+        )
+    return out
+
+
+def _labels(change: FileChange, records: Sequence[EditRecord]) -> Callable[[Hunk], str | None]:
+    """Which agent edit a hunk of the final text comes from: the last one touching its lines.
+
+    The hunk's lines are followed back through the file's edits, newest
+    first, until an edit whose changed lines they overlap.
+    """
+    own = [r for r in records if r.path in (change.path, change.source)]
+
+    def label(hunk: Hunk) -> str | None:
+        start, end = hunk.after_lines
+        for record in reversed(own):
+            if record.after is None:
+                continue
+            matcher = difflib.SequenceMatcher(
+                None, split_lines(record.before or ""), split_lines(record.after), autojunk=False
+            )
+            mapped = None
+            for tag, i1, _i2, j1, j2 in matcher.get_opcodes():
+                touches = (j1 < end and start < j2) or (start == end and j1 <= start <= j2)
+                if tag != "equal" and touches:
+                    return record.description
+                if tag == "equal" and j1 <= start and end <= j2:
+                    mapped = (start - j1 + i1, end - j1 + i1)
+            if mapped is None:
+                return record.description
+            start, end = mapped
+        return None
+
+    return label

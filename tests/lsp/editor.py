@@ -1,0 +1,221 @@
+"""A test editor on pytest-lsp's client: buffers, and the quirks of real editors.
+
+It keeps its buffers (text and version) and tells the server about every
+change, answers ``workspace/applyEdit`` the way VS Code or Neovim do, and
+answers ``window/showMessageRequest`` from a queue of choices:
+
+- ``vscode``: a ``TextDocumentEdit`` for an older buffer version fails the
+  whole edit (``applied: false``); annotated changes need confirmation,
+  which ``accept`` gives or withholds (``reject_labels`` unticks some).
+- ``neovim``: an edit for an older buffer version is skipped silently and
+  the answer is still ``applied: true``; annotations are ignored.
+
+Files the edit touches that are not open are opened first (both editors
+load them into buffers), so the result is in the buffers, not on disk.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.uris import from_fs_path, to_fs_path
+from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp.client import make_test_lsp_client
+
+from lsp_server import positions
+
+PRESETS = {"vscode": "visual-studio-code", "neovim": "neovim@v0.11"}
+SERVER = [sys.executable, "-m", "lsp_server"]
+
+
+@dataclass
+class Buffer:
+    text: str
+    version: int
+
+
+@dataclass
+class Editor:
+    client: LanguageClient
+    flavour: str
+    root: Path
+    buffers: dict[str, Buffer] = field(default_factory=dict)
+    choices: list[str] = field(default_factory=list)
+    asked: list[types.ShowMessageRequestParams] = field(default_factory=list)
+    edits: list[types.ApplyWorkspaceEditParams] = field(default_factory=list)
+    accept: bool = True
+    reject_labels: set[str] = field(default_factory=set)
+    before_apply: list[Any] = field(default_factory=list)  # callbacks run as an edit arrives
+    encoding: str = types.PositionEncodingKind.Utf16
+
+    # -- buffers -----------------------------------------------------------------
+
+    def uri(self, relative: str) -> str:
+        return from_fs_path(str(self.root / relative)) or ""
+
+    def open(self, relative: str, text: str | None = None) -> str:
+        uri = self.uri(relative)
+        if text is None:
+            text = (self.root / relative).read_bytes().decode("utf-8")
+        self.buffers[uri] = Buffer(text, 1)
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=uri, language_id="python", version=1, text=text
+                )
+            )
+        )
+        return uri
+
+    def text(self, relative: str) -> str:
+        return self.buffers[self.uri(relative)].text
+
+    def type(self, relative: str, old: str, new: str) -> None:
+        """The user replaces ``old`` by ``new`` in a buffer (an incremental change)."""
+        uri = self.uri(relative)
+        buffer = self.buffers[uri]
+        start = buffer.text.index(old)
+        self._change(uri, start, start + len(old), new)
+
+    def _change(self, uri: str, start: int, end: int, new: str) -> None:
+        buffer = self.buffers[uri]
+        starts = positions.line_starts(buffer.text)
+        text_range = types.Range(
+            start=positions.position(buffer.text, start, self.encoding, starts),
+            end=positions.position(buffer.text, end, self.encoding, starts),
+        )
+        buffer.text = buffer.text[:start] + new + buffer.text[end:]
+        buffer.version += 1
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=uri, version=buffer.version
+                ),
+                content_changes=[
+                    types.TextDocumentContentChangePartial(range=text_range, text=new)
+                ],
+            )
+        )
+
+    # -- answering the server -------------------------------------------------------
+
+    def apply(self, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        self.edits.append(params)
+        for callback in self.before_apply:
+            callback(self)
+        self.before_apply.clear()
+        changes = params.edit.document_changes or []
+        if self.flavour == "vscode":
+            if not self.accept:
+                return types.ApplyWorkspaceEditResult(applied=False, failure_reason="cancelled")
+            stale = [c for c in changes if isinstance(c, types.TextDocumentEdit) and self._stale(c)]
+            if stale:
+                return types.ApplyWorkspaceEditResult(
+                    applied=False, failure_reason="version mismatch"
+                )
+        for change in changes:
+            if isinstance(change, types.TextDocumentEdit):
+                if self.flavour == "neovim" and self._stale(change):
+                    continue  # Neovim skips it and still answers applied: true
+                self._edit(change, params.edit.change_annotations or {})
+            else:
+                self._resource(change)
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+    def _stale(self, edit: types.TextDocumentEdit) -> bool:
+        version = edit.text_document.version
+        buffer = self.buffers.get(edit.text_document.uri)
+        return version is not None and buffer is not None and buffer.version != version
+
+    def _edit(self, edit: types.TextDocumentEdit, annotations: dict[str, Any]) -> None:
+        uri = edit.text_document.uri
+        if uri not in self.buffers:
+            path = Path(to_fs_path(uri) or "")
+            self.open(
+                path.relative_to(self.root).as_posix(), path.read_text() if path.exists() else ""
+            )
+        text = self.buffers[uri].text
+        starts = positions.line_starts(text)
+        spans = []
+        for text_edit in edit.edits:
+            label = getattr(text_edit, "annotation_id", None)
+            if label and annotations.get(label) and annotations[label].label in self.reject_labels:
+                continue
+            start = positions.offset(text, text_edit.range.start, self.encoding, starts)
+            end = positions.offset(text, text_edit.range.end, self.encoding, starts)
+            spans.append((start, end, text_edit.new_text))
+        for start, end, new in sorted(spans, reverse=True):
+            self._change(uri, start, end, new)
+
+    def _resource(self, change: Any) -> None:
+        if isinstance(change, types.CreateFile):
+            path = Path(to_fs_path(change.uri) or "")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("")
+        elif isinstance(change, types.DeleteFile):
+            Path(to_fs_path(change.uri) or "").unlink()
+            self.buffers.pop(change.uri, None)
+        elif isinstance(change, types.RenameFile):
+            old, new = (
+                Path(to_fs_path(change.old_uri) or ""),
+                Path(to_fs_path(change.new_uri) or ""),
+            )
+            new.parent.mkdir(parents=True, exist_ok=True)
+            old.rename(new)
+            if change.old_uri in self.buffers:
+                buffer = self.buffers.pop(change.old_uri)
+                self.client.text_document_did_close(
+                    types.DidCloseTextDocumentParams(
+                        text_document=types.TextDocumentIdentifier(uri=change.old_uri)
+                    )
+                )
+                self.open(new.relative_to(self.root).as_posix(), buffer.text)
+
+    def choose(self, params: types.ShowMessageRequestParams) -> types.MessageActionItem | None:
+        self.asked.append(params)
+        if not self.choices:
+            return None
+        title = self.choices.pop(0)
+        return next((a for a in params.actions or [] if a.title == title), None)
+
+
+def make_client(flavour: str):
+    """A pytest-lsp client factory for an editor of ``flavour`` (the Editor is ``client.editor``)."""
+
+    def factory() -> LanguageClient:
+        client = make_test_lsp_client()
+        client.editor = None  # set by the test fixture once the root is known
+
+        @client.feature(types.WORKSPACE_APPLY_EDIT)
+        def apply_edit(params: types.ApplyWorkspaceEditParams):
+            return client.editor.apply(params)
+
+        @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
+        def show_message_request(params: types.ShowMessageRequestParams):
+            return client.editor.choose(params)
+
+        return client
+
+    return factory
+
+
+async def start(
+    client: LanguageClient, flavour: str, root: Path, settings: dict[str, Any]
+) -> Editor:
+    """Initialize the session with the editor's capabilities; returns its ``Editor``."""
+    editor = Editor(client, flavour, root)
+    client.editor = editor
+    client.set_configuration(settings, section="surehand")
+    result = await client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities(PRESETS[flavour]),
+            root_uri=from_fs_path(str(root)),
+            workspace_folders=[types.WorkspaceFolder(uri=from_fs_path(str(root)) or "", name="w")],
+        )
+    )
+    editor.encoding = result.capabilities.position_encoding or types.PositionEncodingKind.Utf16
+    return editor
