@@ -49,6 +49,7 @@ class Controller:
         self.source: BufferSource | None = None
         self.session: Session | None = None
         self.configured = asyncio.Event()
+        self.decisions: list[tuple[str, str, bool]] = []  # (uri, label, accepted) per hunk
         self._tokens = 0
 
     # -- set-up -------------------------------------------------------------------
@@ -167,11 +168,20 @@ class Controller:
             )
             return bool(result and result.applied)
 
+        self.decisions = []
         outcome = await review.propose(proposal, send, current, self.documents.wait_for_change)
-        session.tell(outcome.for_model())
+        session.tell(outcome.for_model() + _decided(self.decisions))
         session.overlay.discard()
         source.forget()
         return outcome
+
+    def reviewed(self, params: Any) -> None:
+        """Per-hunk decisions a rich client reports after its own review of a proposal."""
+        hunks = _get(params, "hunks") or []
+        self.decisions = [
+            (str(_get(h, "uri")), str(_get(h, "label") or ""), bool(_get(h, "accepted")))
+            for h in hunks
+        ]
 
     def cancel(self) -> dict[str, Any]:
         return {"cancelled": self.tasks.cancel_all()}
@@ -280,3 +290,22 @@ class Controller:
         self.server.window_log_message(
             types.LogMessageParams(type=types.MessageType.Log, message=message)
         )
+
+
+def _get(value: Any, key: str) -> Any:
+    """A field of a custom notification's params, which arrive as objects or dicts."""
+    if isinstance(value, dict):
+        return value.get(key)
+    return getattr(value, key, None)
+
+
+def _decided(decisions: list[tuple[str, str, bool]]) -> str:
+    """The user's hunk-by-hunk decisions, when the client reported them."""
+    if not decisions:
+        return ""
+    rejected = [label for _, label, accepted in decisions if not accepted]
+    accepted = len(decisions) - len(rejected)
+    text = f" They accepted {accepted} of {len(decisions)} changed parts"
+    if rejected:
+        text += "; rejected: " + "; ".join(dict.fromkeys(rejected))
+    return text + "."

@@ -19,6 +19,7 @@ log = logging.getLogger(__name__)
 CONFIG_SECTION = "surehand"
 ASK, CANCEL, RESET, STATUS = "surehand.ask", "surehand.cancel", "surehand.reset", "surehand.status"
 FIX_THIS = "Ask surehand to fix this"
+REVIEWED = "surehand/reviewed"  # a rich client's per-hunk decisions on the last proposal
 
 
 class Protocol(LanguageServerProtocol):
@@ -77,6 +78,10 @@ def create_server() -> SurehandServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: SurehandServer, params: types.DidCloseTextDocumentParams) -> None:
         controller.documents.close(params.text_document.uri)
+
+    @server.feature(REVIEWED)
+    def reviewed(ls: SurehandServer, params: Any) -> None:
+        controller.reviewed(params)
 
     @server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
     def progress_cancelled(ls: SurehandServer, params: types.WorkDoneProgressCancelParams) -> None:

@@ -130,3 +130,27 @@ async def test_malformed_arguments_are_an_error_and_the_server_lives_on(
         types.ExecuteCommandParams(command="surehand.status")
     )
     assert status["busy"] is False
+
+
+@pytest.mark.asyncio
+async def test_a_rich_clients_hunk_decisions_reach_the_model(
+    vscode: LanguageClient, project: Path, model, tmp_path: Path
+):
+    editor = await start(vscode, "vscode", project, settings(model, tmp_path))
+    editor.open("calc.py")
+    editor.accept = False
+    decisions = {
+        "hunks": [
+            {"uri": editor.uri("calc.py"), "index": 0, "label": "add adds", "accepted": False}
+        ]
+    }
+    editor.before_apply.append(lambda ed: ed.client.protocol.notify("surehand/reviewed", decisions))
+    model.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
+    first = await ask(vscode, "Fix add.")
+    assert first["outcome"] == "discarded", first
+
+    model.add(Turn("Understood."))
+    await ask(vscode, "Why?")
+    note = model.completions[-1].body["messages"][-1]["content"]
+    assert "the user rejected your changes to calc.py" in note
+    assert "They accepted 0 of 1 changed parts; rejected: add adds." in note
