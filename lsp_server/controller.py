@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -151,9 +152,10 @@ class Controller:
             document = source.document(change.path)
             return document.text if document else review.read_disk(root, change.path)
 
+        async def confirm(candidate: Proposal) -> bool:
+            return self.annotations_supported or await self._confirm(candidate)
+
         async def send(candidate: Proposal) -> bool:
-            if not self.annotations_supported and not await self._confirm(candidate):
-                return False
             edit = workspace_edit.build(
                 candidate,
                 root,
@@ -169,7 +171,10 @@ class Controller:
             return bool(result and result.applied)
 
         self.decisions = []
-        outcome = await review.propose(proposal, send, current, self.documents.wait_for_change)
+        client = review.Client(
+            send, current, self.documents.wait_for_change, confirm, self.annotations_supported
+        )
+        outcome = await review.propose(proposal, client)
         session.tell(outcome.for_model() + _decided(self.decisions))
         session.overlay.discard()
         source.forget()
@@ -259,7 +264,8 @@ class Controller:
             title = choice.title if choice else DISCARD
             if title != SHOW_DIFF:
                 return title == APPLY
-            diff = Path(tempfile.mkdtemp(prefix="surehand-")) / "proposal.diff"
+            diff = Path(tempfile.gettempdir()) / f"surehand-{os.getpid()}" / "proposal.diff"
+            diff.parent.mkdir(exist_ok=True)
             diff.write_text(proposal.diff(), encoding="utf-8")
             await self.server.window_show_document_async(
                 types.ShowDocumentParams(uri=from_fs_path(str(diff)) or "", take_focus=True)

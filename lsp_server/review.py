@@ -78,17 +78,40 @@ Current = Callable[[FileChange], str | None]
 """The text a proposed file has now in the editor (or on disk), None when it does not exist."""
 Send = Callable[[Proposal], Awaitable[bool]]
 """Sends the proposal as a WorkspaceEdit; returns the client's ``applied``."""
+Confirm = Callable[[Proposal], Awaitable[bool]]
+"""Asks the user whether to apply (True for clients that ask themselves)."""
 Settle = Callable[[float], Awaitable[bool]]
 """Waits up to that many seconds for a document change; whether one came."""
 
 
-async def propose(proposal: Proposal, send: Send, current: Current, settle: Settle) -> Review:
-    """Send ``proposal`` and report what landed, rebasing once on the user's typing."""
+@dataclass(frozen=True)
+class Client:
+    """What the review needs from the editor."""
+
+    send: Send
+    current: Current
+    settle: Settle
+    confirm: Confirm
+    # Whether the client lets the user accept part of a file's hunks (VS Code's
+    # preview does; Neovim applies a document's edit whole or skips it).
+    partial: bool
+
+
+async def propose(proposal: Proposal, client: Client) -> Review:
+    """Send ``proposal`` and report what landed, rebasing once on the user's typing.
+
+    The user is asked first (for clients that need it), so that the rebase
+    and the edit sent right after it see the buffers as they are: nothing can
+    change between the two without an await.
+    """
+    if not await client.confirm(proposal):
+        return Review(Outcome.DISCARDED, {c.path: FileStatus.UNCHANGED for c in proposal.changes})
+    send, current = client.send, client.current
     proposal, conflicts = _rebased(proposal, current)
     if not proposal.changes:
         return Review(Outcome.CONFLICT if conflicts else Outcome.NO_CHANGES, conflicts=conflicts)
     applied = await send(proposal)
-    statuses = await _landed(proposal, current, settle, applied)
+    statuses = await _landed(proposal, client, applied)
     moved_on = [c for c in proposal.changes if statuses[c.path] == FileStatus.CHANGED]
     if moved_on:
         retry = dataclasses.replace(proposal, changes=tuple(moved_on))
@@ -96,7 +119,7 @@ async def propose(proposal: Proposal, send: Send, current: Current, settle: Sett
         conflicts.update(more)
         if retry.changes:
             applied = await send(retry)
-            statuses.update(await _landed(retry, current, settle, applied))
+            statuses.update(await _landed(retry, client, applied))
     return Review(_outcome(statuses, conflicts), statuses, conflicts)
 
 
@@ -116,25 +139,32 @@ def _rebased(proposal: Proposal, current: Current) -> tuple[Proposal, dict[str, 
     return dataclasses.replace(proposal, changes=tuple(changes)), conflicts
 
 
-async def _landed(
-    proposal: Proposal, current: Current, settle: Settle, applied: bool
-) -> dict[str, FileStatus]:
-    """Each file's status once the client's changes have come in."""
+async def _landed(proposal: Proposal, client: Client, applied: bool) -> dict[str, FileStatus]:
+    """Each file's status once the client's changes have come in.
+
+    A client that refused the edit changes nothing, so there is nothing to
+    wait for; otherwise its didChange may come after its answer.
+    """
     deadline = time.monotonic() + SETTLE_SECONDS
     while True:
-        statuses = {c.path: _status(c, current(c), applied) for c in proposal.changes}
+        statuses = {
+            c.path: _status(c, client.current(c), applied, client.partial) for c in proposal.changes
+        }
         pending = any(s != FileStatus.APPLIED for s in statuses.values())
+        refused = not applied and set(statuses.values()) == {FileStatus.UNCHANGED}
         remaining = deadline - time.monotonic()
-        if not pending or remaining <= 0 or not await settle(remaining):
+        if not pending or refused or remaining <= 0 or not await client.settle(remaining):
             return statuses
 
 
-def _status(change: FileChange, now: str | None, applied: bool) -> FileStatus:
+def _status(change: FileChange, now: str | None, applied: bool, partial: bool) -> FileStatus:
+    """A file's fate; text that is neither before nor after was typed by the user,
+    unless the client answered ``applied`` and lets the user pick hunks."""
     if now == change.after:
         return FileStatus.APPLIED
     if now == change.before:
         return FileStatus.UNCHANGED
-    return FileStatus.PARTLY if applied else FileStatus.CHANGED
+    return FileStatus.PARTLY if applied and partial else FileStatus.CHANGED
 
 
 def _outcome(statuses: dict[str, FileStatus], conflicts: dict[str, int]) -> Outcome:

@@ -52,10 +52,9 @@ def hunks(before: str, after: str) -> list[Hunk]:
     offsets = [0]
     for line in old:
         offsets.append(offsets[-1] + len(line))
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     return [
         Hunk(offsets[i1], offsets[i2], "".join(new[j1:j2]), (j1, j2))
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        for tag, i1, i2, j1, j2 in _opcodes(before, after)
         if tag != "equal"
     ]
 
@@ -85,7 +84,7 @@ def build(
         types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
     ] = []
     for change in proposal.changes:
-        where = _Where(uri_of(root, change.path), root, encoding)
+        where = _Where(uri_of(root, change.path), root, encoding, annotate)
         changes.extend(_file_edits(change, proposal.edits, where, versions, annotation))
     # The map is always there when annotating: some clients assert on it.
     return types.WorkspaceEdit(
@@ -98,6 +97,7 @@ class _Where:
     uri: str
     root: Path
     encoding: str
+    annotate: bool
 
 
 def _file_edits(
@@ -133,7 +133,7 @@ def _file_edits(
     else:
         version = versions(change.path, change.before)
     before = change.before or ""
-    labels = _labels(change, records)
+    labels = _labels(change, records) if where.annotate else None
     starts = positions.line_starts(before)
     edits: list[types.TextEdit | types.AnnotatedTextEdit] = []
     for hunk in hunks(before, change.after):
@@ -141,7 +141,7 @@ def _file_edits(
             start=positions.position(before, hunk.start, encoding, starts),
             end=positions.position(before, hunk.end, encoding, starts),
         )
-        annotation_id = annotation(labels(hunk) or label)
+        annotation_id = annotation((labels(hunk) if labels else None) or label)
         if annotation_id is None:
             edits.append(types.TextEdit(range=text_range, new_text=hunk.text))
         else:
@@ -166,28 +166,44 @@ def _labels(change: FileChange, records: Sequence[EditRecord]) -> Callable[[Hunk
     """Which agent edit a hunk of the final text comes from: the last one touching its lines.
 
     The hunk's lines are followed back through the file's edits, newest
-    first, until an edit whose changed lines they overlap.
+    first, until an edit whose changed lines they overlap. Each edit's line
+    opcodes are worked out once, on the lines between its common head and tail.
     """
-    own = [r for r in records if r.path in (change.path, change.source)]
+    own = [r for r in records if r.path in (change.path, change.source) and r.after is not None]
+    steps = [(r.description, _opcodes(r.before or "", r.after or "")) for r in reversed(own)]
 
     def label(hunk: Hunk) -> str | None:
         start, end = hunk.after_lines
-        for record in reversed(own):
-            if record.after is None:
-                continue
-            matcher = difflib.SequenceMatcher(
-                None, split_lines(record.before or ""), split_lines(record.after), autojunk=False
-            )
+        for description, opcodes in steps:
             mapped = None
-            for tag, i1, _i2, j1, j2 in matcher.get_opcodes():
+            for tag, i1, _i2, j1, j2 in opcodes:
                 touches = (j1 < end and start < j2) or (start == end and j1 <= start <= j2)
                 if tag != "equal" and touches:
-                    return record.description
+                    return description
                 if tag == "equal" and j1 <= start and end <= j2:
                     mapped = (start - j1 + i1, end - j1 + i1)
             if mapped is None:
-                return record.description
+                return description
             start, end = mapped
         return None
 
     return label
+
+
+def _opcodes(before: str, after: str) -> list[tuple[str, int, int, int, int]]:
+    """Line opcodes of before -> after, with the common head and tail matched directly."""
+    old, new = split_lines(before), split_lines(after)
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    middle = difflib.SequenceMatcher(
+        None, old[head : len(old) - tail], new[head : len(new) - tail], autojunk=False
+    ).get_opcodes()
+    opcodes = [("equal", 0, head, 0, head)] if head else []
+    opcodes += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle]
+    if tail:
+        opcodes.append(("equal", len(old) - tail, len(old), len(new) - tail, len(new)))
+    return opcodes

@@ -1,0 +1,160 @@
+-- Drives a real Neovim through one surehand task, headless:
+--
+--   nvim --headless --clean -u NONE -l tests/nvim/harness.lua SPEC.json
+--
+-- It loads the user's snippet with the server command and settings, edits
+-- a file, waits for surehand to attach, runs `:[range]Surehand task`,
+-- answers each `window/showMessageRequest` with the next title of `choices`
+-- (by standing in for `vim.ui.select`, which Neovim's handler calls), waits
+-- for `User SurehandDone`, and writes what happened as JSON to `result`.
+-- Every wait is bounded; an error is written there too, and Neovim exits 1.
+--
+-- SPEC.json: { snippet, cmd, settings, file, task, range?, choices, result,
+--              prepare?, typing?, attach_ms?, task_ms?, log_level? }
+--   prepare: { start, stop, lines }: before asking, the user replaces lines
+--            [start, stop) of the buffer (0-based; unsaved changes).
+--   typing:  { before = <choice>, start, stop, lines, think_ms? }: the same,
+--            while being asked, just before answering <choice> (think_ms later).
+
+local spec_file = assert(_G.arg[1], 'usage: nvim -l harness.lua SPEC.json')
+local spec = vim.json.decode(table.concat(vim.fn.readfile(spec_file), '\n'), {
+  luanil = { object = true },
+})
+local out = { events = {}, notified = {}, shown = {}, edits = {} }
+local started = vim.uv.hrtime()
+
+local function log(what, data)
+  data = data or {}
+  data.ms = math.floor((vim.uv.hrtime() - started) / 1e6)
+  data.what = what
+  table.insert(out.events, data)
+end
+
+local function text_of(bufnr)
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, true)
+  return table.concat(lines, '\n') .. (vim.bo[bufnr].eol and '\n' or '')
+end
+
+local function finish(code)
+  vim.fn.writefile({ vim.json.encode(out) }, spec.result)
+  for _, client in ipairs(vim.lsp.get_clients()) do
+    client:stop()
+  end
+  vim.wait(2000, function()
+    return #vim.lsp.get_clients() == 0
+  end, 20)
+  vim.cmd(code == 0 and 'qall!' or 'cquit! 1')
+end
+
+-- The user's answers: Neovim's showMessageRequest handler calls vim.ui.select.
+local choices = vim.deepcopy(spec.choices or {})
+vim.ui.select = function(items, opts, on_choice)
+  local want = table.remove(choices, 1)
+  local titles = vim.tbl_map(function(item)
+    return item.title
+  end, items)
+  log('select', { prompt = opts.prompt, titles = titles, chose = want or vim.NIL })
+  local chosen, index = nil, nil
+  for i, item in ipairs(items) do
+    if item.title == want then
+      chosen, index = item, i
+    end
+  end
+  local typing = spec.typing -- the user types while being asked, then answers
+  if typing and typing.before == want then
+    spec.typing = nil
+    local bufnr = vim.uri_to_bufnr(vim.uri_from_fname(spec.file))
+    vim.api.nvim_buf_set_lines(bufnr, typing.start, typing.stop, true, typing.lines)
+    log('typed', { lines = typing.lines })
+    return vim.defer_fn(function()
+      on_choice(chosen, index)
+    end, typing.think_ms or 500)
+  end
+  on_choice(chosen, index)
+end
+
+vim.notify = function(message, level)
+  table.insert(out.notified, { message = message, level = level or vim.log.levels.INFO })
+end
+
+-- Watch (never replace) what the server asks of the editor.
+local function watch(method, record)
+  local handler = vim.lsp.handlers[method]
+  vim.lsp.handlers[method] = function(err, params, ctx, config)
+    record(params, ctx)
+    return handler(err, params, ctx, config)
+  end
+end
+watch('window/showDocument', function(params)
+  log('showDocument', { uri = params.uri })
+  table.insert(out.shown, params.uri)
+end)
+watch('workspace/applyEdit', function(params)
+  local versions = {}
+  for _, change in ipairs(params.edit.documentChanges or {}) do
+    if change.textDocument then
+      local bufnr = vim.uri_to_bufnr(change.textDocument.uri)
+      table.insert(versions, {
+        uri = change.textDocument.uri,
+        sent = change.textDocument.version,
+        buffer = vim.lsp.util.buf_versions[bufnr],
+      })
+    end
+  end
+  log('applyEdit', { label = params.label })
+  table.insert(out.edits, { edit = params.edit, versions = versions })
+end)
+
+local function main()
+  vim.lsp.log.set_level(spec.log_level or 'warn')
+  vim.cmd('filetype on') -- -u NONE leaves it off, and vim.lsp.enable starts on FileType
+  vim.g.surehand_cmd = spec.cmd
+  vim.g.surehand_settings = spec.settings
+  dofile(spec.snippet)
+
+  vim.cmd.edit(vim.fn.fnameescape(spec.file))
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client
+  local attached = vim.wait(spec.attach_ms or 15000, function()
+    client = vim.lsp.get_clients({ bufnr = bufnr, name = 'surehand' })[1]
+    return client ~= nil and client.initialized == true
+  end, 20)
+  assert(attached, 'surehand did not attach to ' .. spec.file)
+  out.encoding = client.offset_encoding
+  out.workspace = client.workspace_folders
+
+  local result
+  vim.api.nvim_create_autocmd('User', {
+    pattern = 'SurehandDone',
+    callback = function(event)
+      result = event.data
+    end,
+  })
+  if spec.prepare then -- the user's unsaved changes before the ask
+    vim.api.nvim_buf_set_lines(bufnr, spec.prepare.start, spec.prepare.stop, true, spec.prepare.lines)
+  end
+  vim.cmd((spec.range or '') .. 'Surehand ' .. spec.task)
+  local done = vim.wait(spec.task_ms or 30000, function()
+    return result ~= nil
+  end, 20)
+  assert(done, 'no result from :Surehand within the timeout')
+  log('done')
+
+  out.result = result
+  out.text = text_of(bufnr)
+  out.modified = vim.bo[bufnr].modified
+  out.current = vim.api.nvim_buf_get_name(0)
+  out.buffers = {}
+  for _, other in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(other) then
+      out.buffers[vim.api.nvim_buf_get_name(other)] = text_of(other)
+    end
+  end
+  out.clients = #vim.lsp.get_clients()
+end
+
+local ok, err = xpcall(main, debug.traceback)
+if not ok then
+  out.error = err
+end
+finish(ok and 0 or 1)
