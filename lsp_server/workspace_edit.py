@@ -13,7 +13,6 @@ it (label: what the model said the edit was for), to be confirmed.
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,8 +24,7 @@ from agent.workspace import EditRecord
 
 from . import positions
 from .documents import uri_of
-
-_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
+from .rebase import split_lines
 
 Versions = Callable[[str, str], int | None]
 """The buffer version the agent read ``path`` at, given the text it read (None: not open)."""
@@ -40,11 +38,6 @@ class Hunk:
     end: int
     text: str
     after_lines: tuple[int, int]  # 0-based [start, end) lines of the after text
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines with their endings; only ``\\n`` ends a line here (``\\r\\n`` stays whole)."""
-    return _LINE.findall(text)
 
 
 def hunks(before: str, after: str) -> list[Hunk]:
