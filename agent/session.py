@@ -37,6 +37,7 @@ from .trace import ToolRecord, Trace
 from .workspace import Overlay, TextSource
 
 MALFORMED_LIMIT = 3  # model turns in a row whose calls were all unusable
+CANCELLED_CALL = "Not done: the user cancelled the task."
 
 
 def system_prompt(root: Path) -> str:
@@ -145,9 +146,15 @@ class Session:
         if not turn.tool_calls:
             ended = Outcome(Ending.ANSWERED, turn.content.strip() or "The model gave no answer.")
         malformed = bool(turn.tool_calls)
-        for call in turn.tool_calls:
+        for index, call in enumerate(turn.tool_calls):
             emit(ToolStarted(step, call, self.caller.describe(call)))
-            result = await self.caller.call(call, self.ctx)
+            try:
+                result = await self.caller.call(call, self.ctx)
+            except asyncio.CancelledError:
+                # Every call of the turn needs its answer, or the next request is invalid.
+                for unanswered in turn.tool_calls[index:]:
+                    self.conversation.tool(unanswered, CANCELLED_CALL)
+                raise
             self.conversation.tool(call, result.text)
             malformed = malformed and result.malformed
             summary = result.result.summary if result.result else result.text.split("\n")[0]

@@ -97,7 +97,8 @@ class Settings:
                 continue
             converted = _convert(value, known[name])
             if converted is None:
-                problems.append(f"setting {key!r} has an invalid value {value!r}; default used")
+                shown = "" if name in _SECRET else f" {value!r}"
+                problems.append(f"setting {key!r} has an invalid value{shown}; default used")
             else:
                 values[name] = converted
         settings = cls(**values)
@@ -110,6 +111,9 @@ class Settings:
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
+
+
+_SECRET = {"api_key"}  # never repeated back, even when malformed
 
 
 def _snake(key: str) -> str:

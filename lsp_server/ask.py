@@ -84,4 +84,4 @@ def _selection(text: str, selection: types.Range, encoding: str, relative: str) 
     end = starts[last + 1] if last + 1 < len(starts) else len(text)
     lines = text[start:end].splitlines()
     numbered = "\n".join(f"{first + 1 + i}→{line}" for i, line in enumerate(lines))
-    return f"They selected lines {first + 1}-{last + 1} of {relative}:\n{numbered}"
+    return f"Lines {first + 1}-{last + 1} of {relative}, which the request is about:\n{numbered}"

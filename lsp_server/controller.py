@@ -69,10 +69,6 @@ class Controller:
         settings, problems = Settings.parse(data)
         self.settings = settings
         self.configured.set()
-        if self.session is not None and not self.tasks.busy:
-            self.session.settings = settings
-            self.session.ctx.settings = settings
-            self.session.client = self._client_or_none() or self.session.client
         return problems
 
     @property
@@ -128,6 +124,9 @@ class Controller:
         except asyncio.CancelledError:
             buffer.flush()
             self._end_progress(token, "Cancelled.")
+            # The user stopped it: its half-made changes are not proposed later.
+            session.overlay.discard()
+            session.tell("The user cancelled the previous task; its changes were discarded.")
             raise
         buffer.flush()
         self._end_progress(token, proposal.summary[:200])
@@ -191,6 +190,10 @@ class Controller:
     def cancel(self) -> dict[str, Any]:
         return {"cancelled": self.tasks.cancel_all()}
 
+    async def shutdown(self) -> None:
+        """Stop every ask and let it finish unwinding before the server goes."""
+        await self.tasks.stop_all()
+
     def reset(self) -> dict[str, Any]:
         self.tasks.cancel_all()
         if self.session is not None and self.session.ctx.runner is not None:
@@ -211,8 +214,9 @@ class Controller:
     # -- helpers ----------------------------------------------------------------------
 
     def _session(self) -> Session:
+        """The session, with the current settings (they may have changed since the last task)."""
+        assert self.root is not None
         if self.session is None:
-            assert self.root is not None
             self.session = Session(
                 self.root,
                 OpenAIClient(self.settings),
@@ -220,14 +224,11 @@ class Controller:
                 source=self.source,
                 approve=self._approve,
             )
+        elif self.session.settings != self.settings:
+            self.session.client = OpenAIClient(self.settings)
+            self.session.settings = self.settings
+            self.session.ctx.settings = self.settings
         return self.session
-
-    def _client_or_none(self) -> OpenAIClient | None:
-        try:
-            return OpenAIClient(self.settings)
-        except ModelError as error:
-            self._log(error.message)
-            return None
 
     def _version(self, relative: str, before: str) -> int | None:
         assert self.source is not None

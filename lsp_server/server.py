@@ -83,6 +83,10 @@ def create_server() -> SurehandServer:
     def reviewed(ls: SurehandServer, params: Any) -> None:
         controller.reviewed(params)
 
+    @server.feature(types.SHUTDOWN)
+    async def shutdown(ls: SurehandServer, params: Any) -> None:
+        await controller.shutdown()
+
     @server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
     def progress_cancelled(ls: SurehandServer, params: types.WorkDoneProgressCancelParams) -> None:
         controller.tasks.cancel_token(params.token)

@@ -40,6 +40,13 @@ class TaskRegistry:
     def cancel_all(self) -> bool:
         return self._cancel(list(self._running))
 
+    async def stop_all(self, timeout: float = 5.0) -> None:
+        """Cancel every ask and wait (up to ``timeout``) until they have unwound."""
+        tasks = [entry.task for entry in self._running]
+        self.cancel_all()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+
     @property
     def busy(self) -> bool:
         return bool(self._running)

@@ -12,24 +12,37 @@ answers ``window/showMessageRequest`` from a queue of choices:
 
 Files the edit touches that are not open are opened first (both editors
 load them into buffers), so the result is in the buffers, not on disk.
+
+``Editors`` (``launch`` / ``stop``) starts and stops servers for a test
+without pytest-lsp's fixture, so a test can be parametrised over both
+editors; ``steps`` holds the ``surehand/step`` notifications; ``ask`` /
+``command`` / ``wait_until`` keep every await of a test bounded. Code action
+results are read as editors read them (a ``Command`` is the one whose
+``command`` is a string), which lsprotocol's converter gets wrong.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import make_test_lsp_client
 
 from lsp_server import positions
 
 PRESETS = {"vscode": "visual-studio-code", "neovim": "neovim@v0.11"}
 SERVER = [sys.executable, "-m", "lsp_server"]
+STEP = "surehand/step"
+TIMEOUT = 15.0  # seconds any one await of a test may take
 
 
 @dataclass
@@ -51,6 +64,7 @@ class Editor:
     reject_labels: set[str] = field(default_factory=set)
     before_apply: list[Any] = field(default_factory=list)  # callbacks run as an edit arrives
     encoding: str = types.PositionEncodingKind.Utf16
+    steps: list[dict[str, Any]] = field(default_factory=list)  # surehand/step notifications
 
     # -- buffers -----------------------------------------------------------------
 
@@ -136,7 +150,8 @@ class Editor:
         if uri not in self.buffers:
             path = Path(to_fs_path(uri) or "")
             self.open(
-                path.relative_to(self.root).as_posix(), path.read_text() if path.exists() else ""
+                path.relative_to(self.root).as_posix(),
+                path.read_bytes().decode() if path.exists() else "",
             )
         text = self.buffers[uri].text
         starts = positions.line_starts(text)
@@ -189,6 +204,7 @@ def make_client(flavour: str):
     def factory() -> LanguageClient:
         client = make_test_lsp_client()
         client.editor = None  # set by the test fixture once the root is known
+        _tell_commands_from_code_actions(client.protocol._converter)
 
         @client.feature(types.WORKSPACE_APPLY_EDIT)
         def apply_edit(params: types.ApplyWorkspaceEditParams):
@@ -197,6 +213,11 @@ def make_client(flavour: str):
         @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
         def show_message_request(params: types.ShowMessageRequestParams):
             return client.editor.choose(params)
+
+        @client.feature(STEP)
+        def step(params: Any):
+            if client.editor is not None:
+                client.editor.steps.append(_plain(params))
 
         return client
 
@@ -219,3 +240,104 @@ async def start(
     )
     editor.encoding = result.capabilities.position_encoding or types.PositionEncodingKind.Utf16
     return editor
+
+
+def _tell_commands_from_code_actions(converter: Any) -> None:
+    """Read a code action result as editors do: a ``Command`` has a string ``command``.
+
+    lsprotocol's converter tries ``Command`` first and turns a ``CodeAction``'s
+    command object into a string.
+    """
+
+    def structure(value: Any, _: Any) -> types.Command | types.CodeAction:
+        if isinstance(value, dict) and isinstance(value.get("command"), str):
+            return converter.structure(value, types.Command)
+        return converter.structure(value, types.CodeAction)
+
+    converter.register_structure_hook(types.Command | types.CodeAction, structure)
+
+
+def _plain(value: Any) -> Any:
+    """A notification's params (pygls hands over named tuples) as plain dicts and lists."""
+    if hasattr(value, "_asdict"):
+        return {k: _plain(v) for k, v in value._asdict().items()}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def config(flavour: str) -> ClientServerConfig:
+    return ClientServerConfig(server_command=SERVER, client_factory=make_client(flavour))
+
+
+async def launch(flavour: str) -> LanguageClient:
+    """A client connected to a fresh server (``start`` it with a root and settings)."""
+    return await asyncio.wait_for(config(flavour).start(devtools=None), TIMEOUT)
+
+
+async def stop(client: LanguageClient) -> None:
+    """Shut the server down (unless it is gone); one that does not answer in time is killed."""
+    try:
+        if client._server is not None and client._server.returncode is None:
+            await asyncio.wait_for(client.shutdown_session(), TIMEOUT)
+    finally:
+        server = client._server
+        if server is not None and server.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                server.kill()
+        await asyncio.wait_for(client.stop(), TIMEOUT)
+
+
+async def command(client: LanguageClient, name: str, *arguments: Any, timeout: float = TIMEOUT):
+    """Run a ``surehand.*`` command and return its result."""
+    params = types.ExecuteCommandParams(command=name, arguments=list(arguments) or None)
+    return await asyncio.wait_for(client.workspace_execute_command_async(params), timeout)
+
+
+async def ask(client: LanguageClient, task: str, timeout: float = TIMEOUT, **extra: Any) -> dict:
+    return await command(client, "surehand.ask", {"task": task, **extra}, timeout=timeout)
+
+
+async def wait_until(check: Callable[[], Any], timeout: float = TIMEOUT, what: str = "") -> Any:
+    """Poll ``check`` until it returns something truthy; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not (result := check()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or check}")
+        await asyncio.sleep(0.02)
+    return result
+
+
+def settings_for(model_url: str, model: str, traces: Path, **overrides: Any) -> dict[str, Any]:
+    """The ``surehand`` settings for a scripted model server, quick to give up."""
+    return {
+        "model": model,
+        "baseUrl": model_url,
+        "apiKey": "sk-test",
+        "traceDir": str(traces),
+        "requestTimeout": 5,
+        "maxRetries": 0,
+        **overrides,
+    }
+
+
+@dataclass
+class Editors:
+    """Opens editors (each with its own server) on one project; ``close`` stops them all."""
+
+    root: Path
+    settings: dict[str, Any]
+    clients: list[LanguageClient] = field(default_factory=list)
+
+    async def open(self, flavour: str = "vscode", **overrides: Any) -> Editor:
+        client = await launch(flavour)
+        self.clients.append(client)
+        return await asyncio.wait_for(
+            start(client, flavour, self.root, {**self.settings, **overrides}), TIMEOUT
+        )
+
+    async def close(self) -> None:
+        for client in self.clients:
+            await stop(client)

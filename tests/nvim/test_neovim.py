@@ -161,7 +161,7 @@ def test_apply_lands_in_the_buffer_not_on_disk(tmp_path: Path, openai_server: Sc
     assert [n["message"] for n in seen["notified"]][-1] == "surehand: applied. add now adds."
     assert seen["shown"] == []
     first = json.dumps(openai_server.completions[0].body, ensure_ascii=False)
-    assert "They selected lines 2-2 of calc.py:\\n2→    return a - b" in first
+    assert "Lines 2-2 of calc.py, which the request is about:\\n2→    return a - b" in first
 
 
 def test_show_diff_then_apply(tmp_path: Path, openai_server: ScriptedServer):

@@ -1,0 +1,175 @@
+/**
+ * Driving VS Code's workbench in the browser with Playwright, the way a
+ * person does: the command palette, quick open, the input box, CodeLenses,
+ * notifications, the status bar. Every selector and every title the test
+ * relies on is in UI below, in one place.
+ */
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** VS Code's DOM (1.100) and the extension's titles (client-vscode/package.json, src/review/lenses.ts). */
+export const UI = {
+  workbench: '.monaco-workbench',
+  quickInputBox: '.quick-input-widget .quick-input-box input',
+  quickInputRow: '.quick-input-widget .quick-input-list .monaco-list-row',
+  quickInputLabel: '.label-name',
+  editorTab: '.tabs-container .tab',
+  editorLines: '.monaco-editor .view-lines',
+  codeLens: '.monaco-editor .codelens-decoration',
+  toast: '.notifications-toasts .notification-toast',
+  toastMessage: '.notification-list-item-message',
+  dialogButton: '.monaco-dialog-box .monaco-button',
+  trustButtons: ['Yes, I trust the authors', 'Trust Folder & Continue'],
+  statusItem: '.statusbar-item',
+  saveCommand: 'File: Save',
+  // The extension.
+  askCommand: 'Surehand: Ask…',
+  serverRunning: '.statusbar-item:has(.codicon-sparkle):has-text("surehand")',
+  serverStopped: '.statusbar-item:has(.codicon-warning):has-text("surehand")',
+  reviewStatus: (hunks) => `.statusbar-item:has-text("surehand: review ${hunks} hunk")`,
+  hunkTitle: (label) => `surehand: ${label}`,
+  accept: 'Accept',
+  reject: 'Reject',
+  decided: (decision, label) => `${decision === 'accept' ? 'Accepted' : 'Rejected'}: ${label}`,
+};
+
+const BROWSER_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export async function launchBrowser(chromium, executablePath) {
+  return chromium.launch({ executablePath, args: BROWSER_ARGS, headless: true });
+}
+
+export class Workbench {
+  constructor(page, screenshotDir) {
+    this.page = page;
+    this.screenshotDir = screenshotDir;
+    this.shots = 0;
+    mkdirSync(screenshotDir, { recursive: true });
+  }
+
+  /** A numbered screenshot of the whole window; returns its path. */
+  async screenshot(name) {
+    this.shots += 1;
+    const path = join(this.screenshotDir, `${String(this.shots).padStart(2, '0')}-${name}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+
+  async open(url, timeout = 60_000) {
+    await this.page.goto(url);
+    await this.page.waitForSelector(UI.workbench, { timeout });
+    await this.dismissTrust();
+  }
+
+  /** Answers the workspace trust dialog with "trust", if it shows within `timeout`. */
+  async dismissTrust(timeout = 3000) {
+    const names = UI.trustButtons.map((name) => new RegExp(`^${escape(name)}$`));
+    const buttons = names.map((name) => this.page.locator(UI.dialogButton, { hasText: name }));
+    try {
+      await Promise.any(buttons.map((b) => b.first().waitFor({ state: 'visible', timeout })));
+    } catch {
+      return false;
+    }
+    for (const button of buttons) {
+      if (await button.first().isVisible()) {
+        await button.first().click();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Quick open (the palette without its ">"): type `name`, pick the row for it. */
+  async openFile(name, timeout = 20_000) {
+    await this.palette('');
+    await this.page.keyboard.type(name);
+    await this.pick(name, timeout, false);
+    await this.page.locator(UI.editorTab, { hasText: name }).first().waitFor({ timeout });
+  }
+
+  /** F1, type the command's title, run the row whose label is exactly `title`. */
+  async runCommand(title, timeout = 20_000) {
+    await this.palette('>');
+    await this.page.keyboard.type(title);
+    await this.pick(title, timeout, true);
+  }
+
+  /** Type into the input box the last command opened and press Enter. */
+  async answerInput(text, timeout = 20_000) {
+    const box = this.page.locator(UI.quickInputBox);
+    await box.waitFor({ state: 'visible', timeout });
+    await box.fill(text);
+    await this.page.keyboard.press('Enter');
+  }
+
+  async waitFor(selector, timeout) {
+    await this.page.locator(selector).first().waitFor({ state: 'visible', timeout });
+  }
+
+  /** The CodeLens row (the title lens and its action links) whose text contains `title`. */
+  codeLens(title) {
+    return this.page.locator(UI.codeLens, { hasText: title });
+  }
+
+  /** Click the lens `action` ("Accept", "Reject", ...) in the row whose text contains `title`. */
+  async clickLens(title, action, timeout = 30_000) {
+    const row = this.codeLens(title).first();
+    await row.waitFor({ state: 'visible', timeout });
+    await row.locator('a', { hasText: new RegExp(`^\\s*${escape(action)}\\s*$`) }).first().click();
+  }
+
+  /** Resolves with the text of the first notification toast that matches `pattern`. */
+  async notification(pattern, timeout = 30_000) {
+    const toast = this.page.locator(UI.toast, { hasText: pattern }).first();
+    await toast.waitFor({ state: 'visible', timeout });
+    return (await toast.locator(UI.toastMessage).first().innerText()).trim();
+  }
+
+  /** The texts of every notification toast now shown (for failure messages). */
+  async notifications() {
+    return this.page.locator(`${UI.toast} ${UI.toastMessage}`).allInnerTexts();
+  }
+
+  /** The status bar's items as text (for failure messages). */
+  async statusBar() {
+    return (await this.page.locator(UI.statusItem).allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+  }
+
+  async palette(prefix) {
+    await this.page.keyboard.press('Escape');
+    await this.page.keyboard.press('F1');
+    const box = this.page.locator(UI.quickInputBox);
+    await box.waitFor({ state: 'visible', timeout: 10_000 });
+    await box.fill(prefix);
+  }
+
+  /** Click the row whose label is `label` (exact) or contains it. */
+  async pick(label, timeout, exact) {
+    const name = exact ? new RegExp(`^\\s*${escape(label)}\\s*$`) : label;
+    const row = this.page
+      .locator(UI.quickInputRow)
+      .filter({ has: this.page.locator(UI.quickInputLabel, { hasText: name }) })
+      .first();
+    try {
+      await row.waitFor({ state: 'visible', timeout });
+    } catch (error) {
+      const rows = await this.page.locator(`${UI.quickInputRow} ${UI.quickInputLabel}`).allInnerTexts();
+      throw new Error(`no row "${label}" in the quick pick (rows: ${JSON.stringify(rows)}): ${error.message}`);
+    }
+    await row.click();
+  }
+}
+
+function escape(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

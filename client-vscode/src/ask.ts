@@ -1,0 +1,78 @@
+/**
+ * The `surehand.ask` command's argument and what its result tells the user.
+ * Free of the `vscode` module.
+ */
+
+import type { Range } from './review/text';
+
+export interface AskArgument {
+  readonly task: string;
+  readonly uri?: string;
+  readonly range?: Range;
+}
+
+export interface EditorContext {
+  readonly uri: string;
+  /** The selection; sent only when it is not empty. */
+  readonly selection?: Range;
+}
+
+/** `{task, uri?, range?}`: the active file and its selection give the task its context. */
+export function askArgument(task: string, context: EditorContext | undefined): AskArgument {
+  const argument: { task: string; uri?: string; range?: Range } = { task: task.trim() };
+  if (context !== undefined) {
+    argument.uri = context.uri;
+    const selection = context.selection;
+    const empty =
+      selection === undefined ||
+      (selection.start.line === selection.end.line && selection.start.character === selection.end.character);
+    if (selection !== undefined && !empty) {
+      argument.range = {
+        start: { line: selection.start.line, character: selection.start.character },
+        end: { line: selection.end.line, character: selection.end.character },
+      };
+    }
+  }
+  return argument;
+}
+
+/** The result the server returns for `surehand.ask` (the fields this reads). */
+export interface AskResult {
+  readonly outcome?: string;
+  readonly ending?: string;
+  readonly summary?: string;
+  readonly files?: Record<string, string>;
+  readonly conflicts?: Record<string, number>;
+  readonly steps?: number;
+  readonly tokens?: number;
+}
+
+export interface Message {
+  readonly severity: 'info' | 'warning' | 'error';
+  readonly text: string;
+}
+
+const OUTCOMES: Record<string, { words: string; severity: Message['severity'] }> = {
+  applied: { words: 'changes applied', severity: 'info' },
+  partly_applied: { words: 'some changes applied', severity: 'info' },
+  discarded: { words: 'changes discarded', severity: 'info' },
+  no_changes: { words: 'no changes', severity: 'info' },
+  conflict: { words: 'changes clashed with your edits', severity: 'warning' },
+  cancelled: { words: 'cancelled', severity: 'info' },
+  busy: { words: 'already working on a task', severity: 'warning' },
+  error: { words: 'failed', severity: 'error' },
+};
+
+export function resultMessage(result: AskResult | null | undefined): Message {
+  const outcome = OUTCOMES[result?.outcome ?? ''] ?? { words: result?.outcome ?? 'no result', severity: 'warning' };
+  const summary = result?.summary?.trim();
+  const conflicts = Object.entries(result?.conflicts ?? {}).map(([file, n]) => `${file} (${n} hunks)`);
+  const parts = [`surehand: ${outcome.words}`];
+  if (summary) {
+    parts.push(`: ${summary}`);
+  }
+  if (conflicts.length > 0) {
+    parts.push(` Not applied, clashing with your edits: ${conflicts.join(', ')}.`);
+  }
+  return { severity: outcome.severity, text: parts.join('') };
+}

@@ -1,0 +1,280 @@
+/**
+ * The inline review of the server's proposals.
+ *
+ * The server's `workspace/applyEdit` lands here instead of VS Code's
+ * refactor preview. The proposal's files are opened (a new file as a
+ * read-only `surehand-proposal:` document), its hunks drawn in place (see
+ * `view.ts`, `lenses.ts`), and the request stays open while the user
+ * decides. Typing in a file under review moves its hunks or makes the ones
+ * it touches stale. Once every hunk and file operation is decided, the
+ * accepted ones are applied in one `WorkspaceEdit` (not saved), the server
+ * gets `surehand/reviewed`, and the request is answered
+ * `{applied: <anything accepted>}`. One review at a time: a second proposal
+ * waits for the first.
+ */
+
+import * as vscode from 'vscode';
+import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-languageclient/node';
+import { applyDecisions } from './apply';
+import { decideAll, decideHunk, decideOperation, isSettled, pendingCount, reviewed, textWith } from './decide';
+import { SCHEME, type ProposalDocuments } from './documents';
+import { parseProposal, ProposalError, textSources, type Decision, type FileReview, type Proposal } from './model';
+import type { ReviewedHunk, TextDocumentEdit, WorkspaceEdit } from './protocol';
+import { followChanges } from './shift';
+import type { Status } from '../status';
+
+/** A proposal under review, with where each of its files shows. */
+export class Review {
+  private finish: ((aborted: boolean) => void) | undefined;
+  /** Resolves when everything is decided (false) or the review is abandoned (true). */
+  readonly done = new Promise<boolean>((resolve) => (this.finish = resolve));
+
+  constructor(
+    readonly proposal: Proposal,
+    /** The document each file's review shows on, by file index. */
+    readonly shown: readonly vscode.Uri[],
+  ) {}
+
+  filesShownOn(uri: vscode.Uri): FileReview[] {
+    const key = uri.toString();
+    return this.proposal.files.filter((f) => this.shown[f.index].toString() === key);
+  }
+
+  end(aborted: boolean): void {
+    this.finish?.(aborted);
+    this.finish = undefined;
+  }
+}
+
+export class ReviewController implements vscode.Disposable {
+  private current: Review | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly changed = new vscode.EventEmitter<Review | undefined>();
+  /** Fires on every change of the review (a decision, typing, its start and end). */
+  readonly onDidChange = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[];
+  /** Sends `surehand/reviewed` to the server (set while a client runs). */
+  notify: ((hunks: ReviewedHunk[]) => void) | undefined;
+
+  constructor(
+    private readonly documents: ProposalDocuments,
+    private readonly status: Status,
+    private readonly output: vscode.OutputChannel,
+  ) {
+    this.subscriptions = [vscode.workspace.onDidChangeTextDocument((e) => this.follow(e))];
+  }
+
+  get review(): Review | undefined {
+    return this.current;
+  }
+
+  /** The `workspace/applyEdit` handler. */
+  handleApplyEdit(params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
+    const next = this.queue.then(() => this.run(params.edit as WorkspaceEdit));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  decideHunk(id: string, decision: Decision): void {
+    const review = this.current;
+    if (review !== undefined && decideHunk(review.proposal, id, decision)) {
+      this.update(review);
+    }
+  }
+
+  decideOperation(file: number, decision: Decision): void {
+    const review = this.current;
+    if (review !== undefined && decideOperation(review.proposal, file, decision)) {
+      this.update(review);
+    }
+  }
+
+  decideAll(decision: 'accepted' | 'rejected'): boolean {
+    const review = this.current;
+    if (review === undefined) {
+      return false;
+    }
+    decideAll(review.proposal, decision);
+    this.update(review);
+    return true;
+  }
+
+  /** End the review without applying anything (the server went away). */
+  abort(): void {
+    this.current?.end(true);
+  }
+
+  /** Open the next file with a pending decision and put its first one in view. */
+  async revealNext(): Promise<void> {
+    const review = this.current;
+    if (review === undefined) {
+      return;
+    }
+    const open = vscode.window.activeTextEditor?.document.uri.toString();
+    const files = review.proposal.files.filter((f) => pendingCount({ files: [f] }) > 0);
+    const after = files.findIndex((f) => review.shown[f.index].toString() === open);
+    const file = files[(after + 1) % files.length] ?? files[0];
+    if (file !== undefined) {
+      await this.reveal(review, file, false);
+    }
+  }
+
+  dispose(): void {
+    this.abort();
+    this.subscriptions.forEach((s) => s.dispose());
+    this.changed.dispose();
+  }
+
+  private async run(edit: WorkspaceEdit): Promise<ApplyWorkspaceEditResult> {
+    const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
+    const stale = staleVersion(edit, open);
+    if (stale !== undefined) {
+      return { applied: false, failureReason: `${stale} changed since the proposal was made.` };
+    }
+    let proposal: Proposal;
+    try {
+      proposal = parseProposal(edit, await readTexts(textSources(edit)));
+    } catch (error) {
+      const reason = error instanceof ProposalError ? error.message : String(error);
+      this.output.appendLine(`Review: cannot show the proposal: ${reason}`);
+      return { applied: false, failureReason: reason };
+    }
+    if (proposal.files.length === 0) {
+      return { applied: true };
+    }
+    const shown = proposal.files.map((f) => {
+      const target = vscode.Uri.parse(f.uri);
+      return f.kind === 'create' ? this.documents.set(target, 'new', newText(f)) : vscode.Uri.parse(f.textUri);
+    });
+    const review = new Review(proposal, shown);
+    this.current = review;
+    this.update(review);
+    this.output.appendLine(`Review: ${pendingCount(proposal)} decisions in ${proposal.files.length} files.`);
+    for (const file of [...proposal.files].reverse()) {
+      await this.reveal(review, file, file.index !== 0);
+    }
+    const aborted = await review.done;
+    return this.finish(review, aborted);
+  }
+
+  private async finish(review: Review, aborted: boolean): Promise<ApplyWorkspaceEditResult> {
+    this.current = undefined;
+    this.changed.fire(undefined);
+    this.status.reviewing(undefined);
+    await closeTabs();
+    this.documents.clear();
+    if (aborted) {
+      return { applied: false, failureReason: 'The review was abandoned.' };
+    }
+    const result = await applyDecisions(review.proposal);
+    for (const uri of result.skipped) {
+      this.output.appendLine(`Review: ${uri} changed outside the review; its hunks were not applied.`);
+      const message = `surehand: ${uri} changed outside the review; its accepted hunks were not applied.`;
+      void vscode.window.showWarningMessage(message);
+    }
+    // A deleted file's buffer would outlive the file while a tab shows it.
+    const deleted = review.proposal.files.filter((f) => f.kind === 'delete' && f.operation === 'accepted');
+    if (result.applied && deleted.length > 0) {
+      await closeTabs(deleted.map((f) => vscode.Uri.parse(f.uri)));
+    }
+    const hunks = reviewed(review.proposal);
+    this.output.appendLine(`Review: ${hunks.filter((h) => h.accepted).length} of ${hunks.length} accepted.`);
+    this.notify?.(hunks);
+    return result.failureReason === undefined
+      ? { applied: result.applied }
+      : { applied: result.applied, failureReason: result.failureReason };
+  }
+
+  private update(review: Review): void {
+    if (review !== this.current) {
+      return;
+    }
+    this.changed.fire(review);
+    this.status.reviewing(pendingCount(review.proposal));
+    if (isSettled(review.proposal)) {
+      review.end(false);
+    }
+  }
+
+  private follow(event: vscode.TextDocumentChangeEvent): void {
+    const review = this.current;
+    if (review === undefined || event.contentChanges.length === 0) {
+      return;
+    }
+    const files = review.filesShownOn(event.document.uri).filter((f) => f.kind !== 'create');
+    if (files.length === 0) {
+      return;
+    }
+    const changes = event.contentChanges.map((c) => ({
+      range: { start: c.range.start, end: c.range.end },
+      text: c.text,
+    }));
+    files.forEach((file) => followChanges(file, changes));
+    this.update(review);
+  }
+
+  private async reveal(review: Review, file: FileReview, preserveFocus: boolean): Promise<void> {
+    try {
+      const document = await vscode.workspace.openTextDocument(review.shown[file.index]);
+      const editor = await vscode.window.showTextDocument(document, { preview: false, preserveFocus });
+      const first = file.hunks.find((h) => h.decision === 'pending') ?? file.hunks[0];
+      const position = first === undefined ? new vscode.Position(0, 0) : document.positionAt(first.start);
+      editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    } catch (error) {
+      this.output.appendLine(`Review: cannot open ${file.uri}: ${String(error)}`);
+    }
+  }
+}
+
+/** The first versioned document that is open at another version than the edit's, if any. */
+function staleVersion(edit: WorkspaceEdit, open: ReadonlyMap<string, vscode.TextDocument>): string | undefined {
+  for (const change of edit.documentChanges ?? []) {
+    if (!('textDocument' in change)) {
+      continue;
+    }
+    const { uri, version } = (change as TextDocumentEdit).textDocument;
+    const document = open.get(vscode.Uri.parse(uri).toString());
+    if (version !== null && document !== undefined && document.version !== version) {
+      return uri;
+    }
+  }
+  return undefined;
+}
+
+/** The current text of each URI that exists (open buffer, else the file). */
+async function readTexts(uris: readonly string[]): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  for (const uri of uris) {
+    try {
+      texts.set(uri, (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText());
+    } catch {
+      // missing: parseProposal says which file it could not read
+    }
+  }
+  return texts;
+}
+
+/** A new file's content: all its hunks. */
+function newText(file: FileReview): string {
+  return textWith(file, () => true);
+}
+
+/** Close the tabs showing a `surehand-proposal:` document (or diffing one), or one of `uris`. */
+async function closeTabs(uris: readonly vscode.Uri[] = []): Promise<void> {
+  const ours = (uri: vscode.Uri): boolean =>
+    uri.scheme === SCHEME || uris.some((u) => u.toString() === uri.toString());
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+  const closing = tabs.filter((tab) => {
+    const input = tab.input;
+    if (input instanceof vscode.TabInputText) {
+      return ours(input.uri);
+    }
+    if (input instanceof vscode.TabInputTextDiff) {
+      return ours(input.modified) || ours(input.original);
+    }
+    return false;
+  });
+  if (closing.length > 0) {
+    await vscode.window.tabGroups.close(closing, true);
+  }
+}

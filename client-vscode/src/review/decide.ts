@@ -1,0 +1,151 @@
+/**
+ * Deciding a proposal: accept or reject hunks and file operations, tell when
+ * everything is decided, and compute what the decisions produce. Free of
+ * the `vscode` module.
+ */
+
+import type { Decision, FileReview, Hunk, Proposal } from './model';
+import type { ReviewedHunk } from './protocol';
+
+export function hunkById(proposal: Proposal, id: string): Hunk | undefined {
+  for (const file of proposal.files) {
+    const hunk = file.hunks.find((h) => h.id === id);
+    if (hunk !== undefined) {
+      return hunk;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Decide one hunk (`pending` undoes a decision). A stale hunk can only be
+ * rejected; a new file's hunks go with the file. Returns whether anything
+ * changed.
+ */
+export function decideHunk(proposal: Proposal, id: string, decision: Decision): boolean {
+  const hunk = hunkById(proposal, id);
+  if (hunk === undefined || hunk.decision === decision) {
+    return false;
+  }
+  const file = proposal.files[hunk.file];
+  if (file.kind === 'create') {
+    return decideOperation(proposal, file.index, decision);
+  }
+  if (hunk.stale && decision === 'accepted') {
+    return false;
+  }
+  hunk.decision = decision;
+  return true;
+}
+
+/** Decide a file operation (create, delete, rename); a new file's hunks follow it. */
+export function decideOperation(proposal: Proposal, index: number, decision: Decision): boolean {
+  const file = proposal.files[index];
+  if (file === undefined || file.kind === 'edit' || file.operation === decision) {
+    return false;
+  }
+  if (file.operationStale && decision === 'accepted') {
+    return false;
+  }
+  file.operation = decision;
+  if (file.kind === 'create') {
+    for (const hunk of file.hunks) {
+      hunk.decision = decision;
+    }
+  }
+  return true;
+}
+
+/**
+ * Decide everything still pending. Accepting all leaves out what can only be
+ * rejected (stale hunks, a delete of a file typed in since): those are rejected.
+ */
+export function decideAll(proposal: Proposal, decision: 'accepted' | 'rejected'): void {
+  for (const file of proposal.files) {
+    if (file.kind !== 'edit' && file.operation === 'pending') {
+      file.operation = decision === 'accepted' && !file.operationStale ? 'accepted' : 'rejected';
+      if (file.kind === 'create') {
+        file.hunks.forEach((h) => (h.decision = file.operation));
+      }
+    }
+    for (const hunk of file.hunks) {
+      if (hunk.decision === 'pending') {
+        hunk.decision = decision === 'accepted' && !hunk.stale ? 'accepted' : 'rejected';
+      }
+    }
+  }
+}
+
+/** The decisions still to make: pending hunks of existing files and pending file operations. */
+export function pendingCount(proposal: Proposal): number {
+  let count = 0;
+  for (const file of proposal.files) {
+    if (file.kind !== 'edit' && file.operation === 'pending') {
+      count += 1;
+    }
+    if (file.kind !== 'create') {
+      count += file.hunks.filter((h) => h.decision === 'pending').length;
+    }
+  }
+  return count;
+}
+
+export function isSettled(proposal: Proposal): boolean {
+  return pendingCount(proposal) === 0;
+}
+
+export function anyAccepted(proposal: Proposal): boolean {
+  return proposal.files.some(
+    (f) => (f.kind !== 'edit' && f.operation === 'accepted') || f.hunks.some((h) => h.decision === 'accepted'),
+  );
+}
+
+/** `file.text` with the hunks that pass `keep` applied. */
+export function textWith(file: FileReview, keep: (hunk: Hunk) => boolean): string {
+  const hunks = file.hunks.filter(keep).sort((a, b) => a.start - b.start);
+  let text = '';
+  let at = 0;
+  for (const hunk of hunks) {
+    text += file.text.slice(at, hunk.start) + hunk.newText;
+    at = hunk.end;
+  }
+  return text + file.text.slice(at);
+}
+
+/** The file's text once its accepted hunks are in. */
+export function acceptedText(file: FileReview): string {
+  return textWith(file, (h) => h.decision === 'accepted' && !h.stale);
+}
+
+/** The file's text with every hunk that may still be accepted, for a diff view. */
+export function proposedText(file: FileReview): string {
+  return textWith(file, (h) => h.decision !== 'rejected' && !h.stale);
+}
+
+/** What `surehand/reviewed` tells the server: every hunk and file operation with its decision. */
+export function reviewed(proposal: Proposal): ReviewedHunk[] {
+  const out: ReviewedHunk[] = [];
+  for (const file of proposal.files) {
+    if (file.kind !== 'edit') {
+      out.push({
+        uri: file.uri,
+        index: -1,
+        label: file.label,
+        accepted: file.operation === 'accepted',
+        operation: file.kind,
+        ...(file.operationStale ? { stale: true } : {}),
+      });
+    }
+    const inOrder = [...file.hunks].sort((a, b) => a.index - b.index);
+    for (const hunk of inOrder) {
+      out.push({
+        uri: file.uri,
+        index: hunk.index,
+        label: hunk.label,
+        accepted: hunk.decision === 'accepted' && !hunk.stale,
+        ...(hunk.stale ? { stale: true } : {}),
+      });
+    }
+  }
+  return out;
+}

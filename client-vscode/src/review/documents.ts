@@ -1,0 +1,48 @@
+/**
+ * Read-only documents under the `surehand-proposal:` scheme: a new file's
+ * proposed content (shown for review), a file's text with the proposal in
+ * (the right side of "Show Diff"), and the empty text (the other side for
+ * new and deleted files). Each keeps the real file's path, so it gets the
+ * same language.
+ */
+
+import * as vscode from 'vscode';
+
+export const SCHEME = 'surehand-proposal';
+
+/** `new`: a new file under review; `proposed`: the text with the proposal in; `empty`: nothing. */
+export type ProposalView = 'new' | 'proposed' | 'empty';
+
+export class ProposalDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly contents = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(SCHEME, this);
+
+  uri(target: vscode.Uri, view: ProposalView): vscode.Uri {
+    return target.with({ scheme: SCHEME, query: view });
+  }
+
+  /** Set what `uri(target, view)` shows, and return that URI. */
+  set(target: vscode.Uri, view: ProposalView, text: string): vscode.Uri {
+    const uri = this.uri(target, view);
+    if (this.contents.get(uri.toString()) !== text) {
+      this.contents.set(uri.toString(), text);
+      this.changed.fire(uri);
+    }
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.toString()) ?? '';
+  }
+
+  clear(): void {
+    this.contents.clear();
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * How a proposal looks in the editor, without touching the buffer:
+ *
+ * - lines a hunk removes: a red whole-line background (the diff editor's
+ *   "removed line" colour) with a red mark in the overview ruler;
+ * - lines a hunk adds: a read-only comment thread right under the lines
+ *   they replace (or under the line they follow), labelled
+ *   "surehand: <label>", holding the new lines as a ```diff block with
+ *   "+" before each; the thread is an inline block, so multi-line additions
+ *   show as lines, between the editor's own lines;
+ * - a stale hunk (the user typed in it): its lines outlined, dashed, in the
+ *   warning colour, and the thread's label starts with "stale";
+ * - a new file: its proposed content in a read-only `surehand-proposal:`
+ *   document, every line green; a file to delete: every line red.
+ *
+ * The CodeLenses above each hunk (`lenses.ts`) carry the decisions.
+ */
+
+import * as vscode from 'vscode';
+import type { Review, ReviewController } from './controller';
+import { addedBlock, hunkLayout, hunkSummary } from './layout';
+import type { FileReview, Hunk } from './model';
+import { lineStarts } from './text';
+
+const COMMENT_CONTROLLER = 'surehand-review';
+
+export class ReviewView implements vscode.Disposable {
+  private readonly removed = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor('diffEditor.removedLineBackground'),
+    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
+    overviewRulerLane: vscode.OverviewRulerLane.Left,
+  });
+  private readonly added = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
+    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
+    overviewRulerLane: vscode.OverviewRulerLane.Left,
+  });
+  private readonly stale = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    border: '1px dashed',
+    borderColor: new vscode.ThemeColor('editorWarning.foreground'),
+    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.warningForeground'),
+    overviewRulerLane: vscode.OverviewRulerLane.Left,
+  });
+  private readonly comments = vscode.comments.createCommentController(COMMENT_CONTROLLER, 'surehand proposals');
+  private readonly threads = new Map<string, vscode.CommentThread>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(controller: ReviewController) {
+    this.subscriptions = [
+      controller.onDidChange((review) => this.render(review)),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.render(controller.review)),
+    ];
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
+    this.threads.forEach((t) => t.dispose());
+    this.comments.dispose();
+    this.removed.dispose();
+    this.added.dispose();
+    this.stale.dispose();
+  }
+
+  private render(review: Review | undefined): void {
+    for (const editor of vscode.window.visibleTextEditors) {
+      const files = review?.filesShownOn(editor.document.uri) ?? [];
+      const ranges = { removed: [] as vscode.Range[], added: [] as vscode.Range[], stale: [] as vscode.Range[] };
+      files.forEach((file) => this.decorations(editor.document, file, ranges));
+      editor.setDecorations(this.removed, ranges.removed);
+      editor.setDecorations(this.added, ranges.added);
+      editor.setDecorations(this.stale, ranges.stale);
+    }
+    this.renderThreads(review);
+  }
+
+  private decorations(
+    document: vscode.TextDocument,
+    file: FileReview,
+    ranges: { removed: vscode.Range[]; added: vscode.Range[]; stale: vscode.Range[] },
+  ): void {
+    const whole = new vscode.Range(0, 0, Math.max(0, document.lineCount - 1), 0);
+    if (file.kind === 'create') {
+      if (file.operation !== 'rejected') {
+        ranges.added.push(whole);
+      }
+      return;
+    }
+    if (file.kind === 'delete') {
+      if (file.operation !== 'rejected') {
+        (file.operationStale ? ranges.stale : ranges.removed).push(whole);
+      }
+      return;
+    }
+    const starts = lineStarts(file.text);
+    for (const hunk of file.hunks) {
+      const layout = hunkLayout(file.text, hunk, starts);
+      if (hunk.decision === 'rejected' || layout.removed === undefined) {
+        continue;
+      }
+      const range = new vscode.Range(layout.removed.start, 0, layout.removed.end - 1, 0);
+      (hunk.stale ? ranges.stale : ranges.removed).push(range);
+    }
+  }
+
+  /**
+   * One thread per hunk that adds lines and is not rejected, kept across
+   * renders, on documents shown in an editor only: in VS Code 1.100 a thread
+   * made for a document no editor shows lands on the wrong line.
+   */
+  private renderThreads(review: Review | undefined): void {
+    const wanted = new Map<string, ThreadSpec>();
+    const visible = new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()));
+    for (const file of review?.proposal.files ?? []) {
+      const uri = review?.shown[file.index];
+      if (uri === undefined || !visible.has(uri.toString()) || (file.kind !== 'edit' && file.kind !== 'rename')) {
+        continue;
+      }
+      const starts = lineStarts(file.text);
+      for (const hunk of file.hunks) {
+        const layout = hunkLayout(file.text, hunk, starts);
+        if (hunk.decision !== 'rejected' && layout.added.length > 0) {
+          wanted.set(`${uri.toString()}#${hunk.id}`, {
+            uri,
+            line: Math.max(0, layout.anchorLine),
+            label: threadLabel(hunk, hunkSummary(layout)),
+            body: addedBlock(layout.added),
+          });
+        }
+      }
+    }
+    for (const [key, thread] of this.threads) {
+      if (!wanted.has(key)) {
+        thread.dispose();
+        this.threads.delete(key);
+      }
+    }
+    wanted.forEach((spec, key) => this.thread(key, spec));
+  }
+
+  private thread(key: string, spec: ThreadSpec): void {
+    const range = new vscode.Range(spec.line, 0, spec.line, 0);
+    let thread = this.threads.get(key);
+    if (thread === undefined) {
+      const comment: vscode.Comment = {
+        body: new vscode.MarkdownString(spec.body),
+        mode: vscode.CommentMode.Preview,
+        author: { name: 'surehand' },
+        contextValue: 'surehandHunk',
+      };
+      thread = this.comments.createCommentThread(spec.uri, range, [comment]);
+      thread.canReply = false;
+      thread.contextValue = 'surehandHunk';
+      thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
+      this.threads.set(key, thread);
+    } else if (!thread.range?.isEqual(range)) {
+      thread.range = range;
+    }
+    if (thread.label !== spec.label) {
+      thread.label = spec.label;
+    }
+  }
+}
+
+interface ThreadSpec {
+  readonly uri: vscode.Uri;
+  readonly line: number;
+  readonly label: string;
+  readonly body: string;
+}
+
+function threadLabel(hunk: Hunk, summary: string): string {
+  if (hunk.stale) {
+    return `stale (you edited these lines): ${hunk.label}`;
+  }
+  const state = hunk.decision === 'accepted' ? 'accepted: ' : '';
+  return `surehand: ${state}${hunk.label} (${summary})`;
+}

@@ -1,0 +1,60 @@
+/**
+ * The `surehand` settings as the server reads them. Free of the `vscode` module.
+ *
+ * The server reads the section `surehand` through `workspace/configuration`
+ * and the same keys from `initializationOptions`. The section VS Code hands
+ * over holds every key the extension contributes, defaults included, and
+ * keys the server does not know (`python`): only the server's own keys with
+ * a real value go to it, so an unset `model` stays the server's default
+ * (the environment's `SUREHAND_MODEL`) instead of becoming "".
+ */
+
+/** The keys the server knows (camelCase, as in settings.json). */
+export const SERVER_KEYS = [
+  'model',
+  'baseUrl',
+  'apiKeyEnv',
+  'maxSteps',
+  'requestTimeout',
+  'maxRetries',
+  'commandTimeout',
+  'commandAllowlist',
+  'contextBudget',
+  'viewMaxLines',
+  'maxFileBytes',
+  'outputMaxChars',
+  'traceDir',
+] as const;
+
+export type ServerSettings = Partial<Record<(typeof SERVER_KEYS)[number], unknown>>;
+
+/** The section that configures the extension and the server. */
+export const SECTION = 'surehand';
+
+/** Settings whose change needs a new server process (the others the server pulls itself). */
+export const RESTART_SETTINGS = ['surehand.python'] as const;
+
+export function serverSettings(section: unknown): ServerSettings {
+  const out: ServerSettings = {};
+  if (typeof section !== 'object' || section === null) {
+    return out;
+  }
+  const values = section as Record<string, unknown>;
+  for (const key of SERVER_KEYS) {
+    const value = values[key];
+    if (value === undefined || value === null || value === '') {
+      continue;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+/** What goes to the server at start: its settings and, when one is stored, the API key. */
+export function initializationOptions(section: unknown, apiKey: string | undefined): Record<string, unknown> {
+  const options: Record<string, unknown> = { ...serverSettings(section) };
+  if (apiKey) {
+    options.apiKey = apiKey;
+  }
+  return options;
+}

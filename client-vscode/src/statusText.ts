@@ -1,0 +1,88 @@
+/**
+ * What the status bar item says. Free of the `vscode` module.
+ *
+ * In order of precedence: waiting for review ("n hunks"), working (the
+ * current step in words), the server starting or stopped, idle
+ * ("$(sparkle) surehand").
+ */
+
+export interface StatusState {
+  readonly server: 'starting' | 'running' | 'stopped';
+  /** Why the server is stopped. */
+  readonly reason?: string;
+  /** The current step, while a task runs. */
+  readonly working?: string;
+  /** Decisions left, while a proposal is under review. */
+  readonly reviewing?: number;
+}
+
+export interface StatusText {
+  readonly text: string;
+  readonly tooltip: string;
+  /** What clicking the item does. */
+  readonly command: string;
+}
+
+const MAX_STEP = 48;
+
+export function statusText(state: StatusState): StatusText {
+  if (state.reviewing !== undefined) {
+    const hunks = `${state.reviewing} hunk${state.reviewing === 1 ? '' : 's'}`;
+    return {
+      text: `$(diff) surehand: review ${hunks}`,
+      tooltip: `surehand: ${hunks} waiting for review (click to go to the next one)`,
+      command: 'surehand.review.next',
+    };
+  }
+  if (state.working !== undefined) {
+    const step = state.working.length > MAX_STEP ? `${state.working.slice(0, MAX_STEP - 1)}…` : state.working;
+    return {
+      text: `$(loading~spin) surehand: ${step}`,
+      tooltip: `surehand is working: ${state.working} (click for the trace)`,
+      command: 'surehand.showTrace',
+    };
+  }
+  if (state.server === 'starting') {
+    return {
+      text: '$(loading~spin) surehand',
+      tooltip: 'surehand: starting the language server',
+      command: 'surehand.showTrace',
+    };
+  }
+  if (state.server === 'stopped') {
+    return {
+      text: '$(warning) surehand',
+      tooltip: `surehand is not running: ${state.reason ?? 'stopped'} (click for the trace)`,
+      command: 'surehand.showTrace',
+    };
+  }
+  return { text: '$(sparkle) surehand', tooltip: 'surehand: ask for a change', command: 'surehand.askPrompt' };
+}
+
+/** A `surehand/step` notification's params (the fields this reads). */
+export interface StepParams {
+  readonly kind?: unknown;
+  readonly step?: unknown;
+  readonly summary?: unknown;
+  readonly name?: unknown;
+  readonly message?: unknown;
+}
+
+/** The words for a `surehand/step` notification, or undefined when it says nothing worth showing. */
+export function stepText(params: StepParams): string | undefined {
+  const step = typeof params.step === 'number' ? `step ${params.step}` : 'step';
+  switch (params.kind) {
+    case 'StepStarted':
+      return `${step}: thinking`;
+    case 'ModelCalling':
+      return typeof params.name === 'string' ? `${step}: writing ${params.name}` : undefined;
+    case 'ToolStarted':
+    case 'ToolFinished':
+      return typeof params.summary === 'string' ? params.summary : undefined;
+    case 'ModelRetry':
+    case 'TaskEnded':
+      return typeof params.message === 'string' ? params.message : undefined;
+    default:
+      return undefined;
+  }
+}

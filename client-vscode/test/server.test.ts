@@ -1,0 +1,147 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { askArgument, resultMessage } from '../src/ask';
+import { Coalescer } from '../src/coalesce';
+import { candidates, expand, installCommand } from '../src/interpreter';
+import { checkImport } from '../src/python';
+import { initializationOptions, serverSettings } from '../src/settings';
+import { statusText, stepText } from '../src/statusText';
+
+describe('interpreter resolution', () => {
+  const places = { home: '/home/u', workspaceFolder: '/w' };
+
+  it('tries the setting, then python3', () => {
+    expect(candidates('/opt/venv/bin/python', places)).toEqual([
+      { python: '/opt/venv/bin/python', source: 'setting surehand.python' },
+      { python: 'python3', source: 'default' },
+    ]);
+  });
+
+  it('tries python3 once when the setting is empty or python3 itself', () => {
+    expect(candidates('', places)).toEqual([{ python: 'python3', source: 'default' }]);
+    expect(candidates(undefined, places)).toEqual([{ python: 'python3', source: 'default' }]);
+    expect(candidates('python3', places)).toEqual([{ python: 'python3', source: 'setting surehand.python' }]);
+  });
+
+  it('expands ~ and ${workspaceFolder}', () => {
+    expect(expand('~/venv/bin/python', places)).toBe('/home/u/venv/bin/python');
+    expect(expand('${workspaceFolder}/.venv/bin/python', places)).toBe('/w/.venv/bin/python');
+  });
+
+  it('offers an editable install from the repository, else from PyPI', () => {
+    expect(installCommand('/w/.venv/bin/python', '/src/surehand')).toBe('/w/.venv/bin/python -m pip install -e /src/surehand');
+    expect(installCommand('python3', undefined)).toBe('python3 -m pip install surehand');
+    expect(installCommand('/my venv/python', "/it's")).toBe("'/my venv/python' -m pip install -e '/it'\\''s'");
+  });
+});
+
+describe('checking an interpreter', () => {
+  it('says why one cannot import the server', async () => {
+    expect(await checkImport('surehand-no-such-python', undefined)).toEqual({ ok: false, reason: 'not found' });
+    const check = await checkImport('python3', '/');
+    expect(check.ok || /No module named 'lsp_server'/.test(check.reason)).toBe(true);
+  });
+});
+
+describe('settings for the server', () => {
+  it('passes only the server keys that have a value', () => {
+    const section = {
+      python: 'python3',
+      model: '',
+      baseUrl: 'http://localhost:8000/v1',
+      maxSteps: 12,
+      commandAllowlist: null,
+      trace: { server: 'off' },
+    };
+    expect(serverSettings(section)).toEqual({ baseUrl: 'http://localhost:8000/v1', maxSteps: 12 });
+    expect(serverSettings(undefined)).toEqual({});
+  });
+
+  it('adds the API key to the initialization options only when there is one', () => {
+    expect(initializationOptions({ maxSteps: 3 }, 'sk-1')).toEqual({ maxSteps: 3, apiKey: 'sk-1' });
+    expect(initializationOptions({ maxSteps: 3 }, undefined)).toEqual({ maxSteps: 3 });
+  });
+});
+
+describe('coalescing restarts', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('runs once for a burst, and once more for a trigger during the run', async () => {
+    let runs = 0;
+    let release: () => void = () => undefined;
+    const job = vi.fn(() => {
+      runs += 1;
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    const restarts = new Coalescer(100, job);
+    restarts.trigger();
+    restarts.trigger();
+    await vi.advanceTimersByTimeAsync(50);
+    restarts.trigger();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(runs).toBe(1);
+    restarts.trigger(); // while running
+    await vi.advanceTimersByTimeAsync(100);
+    expect(runs).toBe(1);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(2);
+    release();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(runs).toBe(2);
+  });
+});
+
+describe('status bar text', () => {
+  it('prefers review over work over the server state', () => {
+    expect(statusText({ server: 'running' }).text).toBe('$(sparkle) surehand');
+    expect(statusText({ server: 'running', working: 'Reading dateparse.py' }).text).toBe(
+      '$(loading~spin) surehand: Reading dateparse.py',
+    );
+    expect(statusText({ server: 'running', working: 'x', reviewing: 3 }).text).toBe('$(diff) surehand: review 3 hunks');
+    expect(statusText({ server: 'running', reviewing: 1 }).text).toBe('$(diff) surehand: review 1 hunk');
+    expect(statusText({ server: 'stopped', reason: 'no Python' }).tooltip).toContain('no Python');
+  });
+
+  it('words each step', () => {
+    expect(stepText({ kind: 'StepStarted', step: 2 })).toBe('step 2: thinking');
+    expect(stepText({ kind: 'ToolStarted', step: 2, summary: 'Reading a.py', tool: 'view_file' } as never)).toBe('Reading a.py');
+    expect(stepText({ kind: 'ModelCalling', step: 3, name: 'edit' })).toBe('step 3: writing edit');
+    expect(stepText({ kind: 'ModelText', step: 3 })).toBeUndefined();
+  });
+});
+
+describe('asking', () => {
+  const selection = { start: { line: 1, character: 0 }, end: { line: 3, character: 2 } };
+
+  it('sends the active file and a non-empty selection', () => {
+    expect(askArgument(' fix it ', { uri: 'file:///w/a.py', selection })).toEqual({
+      task: 'fix it',
+      uri: 'file:///w/a.py',
+      range: selection,
+    });
+    const caret = { start: { line: 1, character: 2 }, end: { line: 1, character: 2 } };
+    expect(askArgument('fix it', { uri: 'file:///w/a.py', selection: caret })).toEqual({ task: 'fix it', uri: 'file:///w/a.py' });
+    expect(askArgument('fix it', undefined)).toEqual({ task: 'fix it' });
+  });
+
+  it('words the result', () => {
+    expect(resultMessage({ outcome: 'applied', summary: 'Fixed parse_dmy.' })).toEqual({
+      severity: 'info',
+      text: 'surehand: changes applied: Fixed parse_dmy.',
+    });
+    expect(resultMessage({ outcome: 'conflict', summary: 'Done.', conflicts: { 'a.py': 2 } }).text).toBe(
+      'surehand: changes clashed with your edits: Done. Not applied, clashing with your edits: a.py (2 hunks).',
+    );
+    expect(resultMessage({ outcome: 'error', summary: 'Model unreachable.' }).severity).toBe('error');
+    expect(resultMessage(null).severity).toBe('warning');
+  });
+});
+
+describe('redacting the API key', () => {
+  it('replaces it raw and JSON-escaped', async () => {
+    const { redact } = await import('../src/redact');
+    expect(redact('{"apiKey":"sk-\\"x"} and sk-"x', 'sk-"x')).toBe('{"apiKey":"***"} and ***');
+    expect(redact('nothing', undefined)).toBe('nothing');
+  });
+});

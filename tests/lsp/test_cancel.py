@@ -1,0 +1,273 @@
+"""Stopping an ask mid-task, every way an editor can: the progress bar's Cancel
+button, ``surehand.cancel``, ``$/cancelRequest`` for the ask, ``surehand.reset``.
+
+The task is mid-flight either waiting for the model (a reply that never
+comes) or running a command (``sleep 30``); either way the ask must answer
+``cancelled`` at once, nothing may reach the editor, the command's process
+must be gone and the server must be idle and usable again."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from lsprotocol import types
+from pygls.exceptions import JsonRpcRequestCancelled
+
+from tests.lsp.editor import Editor, Editors, ask, command, settings_for, wait_until
+from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
+
+pytestmark = pytest.mark.asyncio
+
+CALC = "def add(a, b):\n    return a - b\n"
+FIX = Call(
+    "edit",
+    {
+        "path": "calc.py",
+        "old": "    return a - b\n",
+        "new": "    return a + b\n",
+        "replace_all": None,
+        "description": "add adds",
+    },
+)
+SLEEP = Call("run_command", {"command": "sleep 30", "timeout": None})
+PROMPTLY = 2.0  # seconds between the cancel and the ask's answer
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "calc.py").write_text(CALC, encoding="utf-8")
+    return root
+
+
+@pytest_asyncio.fixture
+async def editors(project: Path, openai_server: ScriptedServer, tmp_path: Path):
+    editors = Editors(
+        project,
+        settings_for(
+            openai_server.base_url,
+            openai_server.model,
+            tmp_path / "traces",
+            commandAllowlist=["sleep"],
+        ),
+    )
+    yield editors
+    await editors.close()
+
+
+def sleepers(editor: Editor) -> list[int]:
+    """The pids of the ``sleep 30`` processes this editor's server started."""
+    server = editor.client._server.pid
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            command = (proc / "cmdline").read_bytes()
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if command == b"sleep\x0030\x00" and parent == server:
+            found.append(int(proc.name))
+    return found
+
+
+async def start_ask(editor: Editor, request_id: str) -> asyncio.Future:
+    """Send an ask as a raw request (so it can be cancelled by id); its future."""
+    params = types.ExecuteCommandParams(command="surehand.ask", arguments=[{"task": "Fix add."}])
+    return asyncio.wrap_future(
+        editor.client.protocol.send_request(
+            types.WORKSPACE_EXECUTE_COMMAND, params, msg_id=request_id
+        )
+    )
+
+
+async def mid_flight(editor: Editor, model: ScriptedServer, waiting_on: str) -> str:
+    """Wait until the task is waiting on the model or on its command; its progress token."""
+    if waiting_on == "model":
+        await wait_until(lambda: len(model.completions) == 2, what="the hanging model request")
+    else:
+        await wait_until(lambda: sleepers(editor), what="the command's process")
+    tokens = list(editor.client.progress_reports)
+    assert len(tokens) == 1, tokens
+    return tokens[0]
+
+
+async def cancel(editor: Editor, how: str, token: str, request_id: str) -> None:
+    client = editor.client
+    if how == "progress":
+        client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
+    elif how == "surehand.cancel":
+        assert await command(client, "surehand.cancel") == {"cancelled": True}
+    elif how == "cancelRequest":
+        client.cancel_request(types.CancelParams(id=request_id))
+    else:
+        assert await command(client, "surehand.reset") == {"reset": True}
+
+
+async def answer(pending: asyncio.Future) -> dict:
+    """The ask's answer; a ``RequestCancelled`` error counts as ``cancelled``.
+
+    LSP lets a server answer a request cancelled by ``$/cancelRequest`` with a
+    result or with that error (and advises the error); pygls answers with the
+    error once the request's future is cancelled.
+    """
+    try:
+        return await asyncio.wait_for(pending, PROMPTLY)
+    except JsonRpcRequestCancelled:
+        return {"outcome": "cancelled", "summary": "RequestCancelled"}
+
+
+# Every way of cancelling while the model is awaited; two of them during a command.
+CANCELS = [
+    *((how, "model") for how in ("progress", "surehand.cancel", "cancelRequest", "surehand.reset")),
+    ("progress", "command"),
+    ("cancelRequest", "command"),
+]
+
+
+@pytest.mark.parametrize(("how", "waiting_on"), CANCELS)
+async def test_cancel_mid_task(
+    editors: Editors, openai_server: ScriptedServer, project: Path, how: str, waiting_on: str
+):
+    editor = await editors.open("vscode")
+    editor.open("calc.py")
+    if waiting_on == "model":
+        openai_server.add(Turn(tool_calls=[FIX]), Hang())
+    else:
+        openai_server.add(Turn(tool_calls=[FIX, SLEEP]))
+    pending = await start_ask(editor, "ask-1")
+    token = await mid_flight(editor, openai_server, waiting_on)
+
+    began = time.monotonic()
+    await cancel(editor, how, token, "ask-1")
+    result = await answer(pending)
+
+    assert time.monotonic() - began < PROMPTLY
+    assert result["outcome"] == "cancelled", result
+    assert editor.edits == [], "nothing was proposed"
+    assert editor.text("calc.py") == CALC
+    assert (project / "calc.py").read_text() == CALC
+    await wait_until(lambda: not sleepers(editor), timeout=3, what="the command's process to die")
+    status = await command(editor.client, "surehand.status")
+    assert status["busy"] is False
+    reports = editor.client.progress_reports[token]
+    assert isinstance(reports[0], types.WorkDoneProgressBegin)
+    assert reports[0].cancellable is True
+    assert isinstance(reports[-1], types.WorkDoneProgressEnd)
+    assert reports[-1].message == "Cancelled."
+
+
+async def cancel_a_task(editor: Editor, model: ScriptedServer, waiting_on: str) -> None:
+    """Start an ask that stages the fix, then cancel it while it waits."""
+    if waiting_on == "model":
+        model.add(Turn(tool_calls=[FIX]), Hang())
+    else:
+        model.add(Turn(tool_calls=[FIX, SLEEP]))
+    pending = await start_ask(editor, "ask-1")
+    await mid_flight(editor, model, waiting_on)
+    await command(editor.client, "surehand.cancel")
+    assert (await answer(pending))["outcome"] == "cancelled"
+
+
+async def test_an_ask_while_one_runs_is_refused_at_once(
+    editors: Editors, openai_server: ScriptedServer
+):
+    editor = await editors.open("vscode")
+    editor.open("calc.py")
+    openai_server.add(Turn(tool_calls=[FIX]), Hang())
+    pending = await start_ask(editor, "ask-1")
+    await mid_flight(editor, openai_server, "model")
+
+    second = await ask(editor.client, "Something else.", timeout=PROMPTLY)
+
+    assert second == {"outcome": "busy", "summary": "surehand is already working on a task."}
+    assert (await command(editor.client, "surehand.status"))["busy"] is True
+    assert len(openai_server.completions) == 2, "the second ask never reached the model"
+    await command(editor.client, "surehand.cancel")
+    assert (await answer(pending))["outcome"] == "cancelled"
+
+
+@pytest.mark.parametrize("waiting_on", ["model", "command"])
+async def test_after_a_cancel_the_next_ask_sends_a_valid_conversation(
+    editors: Editors, openai_server: ScriptedServer, waiting_on: str
+):
+    """Every tool call of an assistant message is answered by a tool message."""
+    editor = await editors.open("vscode")
+    editor.open("calc.py")
+    await cancel_a_task(editor, openai_server, waiting_on)
+
+    openai_server.add(Turn(tool_calls=[Call("finish", {"summary": "Nothing to do."})]))
+    result = await ask(editor.client, "Say hello.")
+
+    assert result["ending"] == "finished", result
+    messages = openai_server.completions[-1].body["messages"]
+    assert messages[-1]["role"] == "user"
+    assert "Say hello." in messages[-1]["content"]
+    answered = {m["tool_call_id"] for m in messages if m["role"] == "tool"}
+    unanswered = [
+        call["id"]
+        for message in messages
+        for call in message.get("tool_calls") or []
+        if call["id"] not in answered
+    ]
+    assert unanswered == []
+
+
+async def test_a_cancelled_tasks_edits_are_not_proposed_by_the_next_ask(
+    editors: Editors, openai_server: ScriptedServer
+):
+    editor = await editors.open("vscode")
+    editor.open("calc.py")
+    await cancel_a_task(editor, openai_server, "model")
+
+    openai_server.add(Turn(tool_calls=[Call("finish", {"summary": "Nothing to do."})]))
+    result = await ask(editor.client, "Say hello.")
+
+    assert result["summary"] == "Nothing to do."
+    assert (result["outcome"], result["files"]) == ("no_changes", {}), result
+    assert editor.edits == []
+    assert editor.text("calc.py") == CALC
+
+
+async def test_shutting_down_mid_task_stops_it(editors: Editors, openai_server: ScriptedServer):
+    """The editor closes while the agent runs a command: shutdown is answered, exit ends
+    the server at once, and the command's process does not outlive it."""
+    editor = await editors.open("vscode")
+    editor.open("calc.py")
+    openai_server.add(Turn(tool_calls=[FIX, SLEEP]))
+    await start_ask(editor, "ask-1")
+    await mid_flight(editor, openai_server, "command")
+    running = sleepers(editor)
+
+    server = editor.client._server
+    try:
+        await asyncio.wait_for(editor.client.shutdown_async(None), PROMPTLY)
+        editor.client.exit(None)
+        await asyncio.wait_for(server.wait(), PROMPTLY)
+    except BaseException:
+        for pid in [server.pid, *running]:  # fail fast: no second shutdown at teardown
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        await server.wait()
+        raise
+
+    assert server.returncode == 0
+    assert editor.edits == []
+    assert [pid for pid in running if alive(pid)] == [], "the command was stopped"
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie has an empty command line)."""
+    try:
+        return bool(Path(f"/proc/{pid}/cmdline").read_bytes())
+    except OSError:
+        return False

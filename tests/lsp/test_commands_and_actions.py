@@ -1,0 +1,324 @@
+"""The agent's commands put to the user (Allow once / Always / Deny), the
+"Ask surehand to fix this" code actions, progress and step notifications in
+words, and ``surehand.reset`` forgetting the conversation."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from lsprotocol import types
+
+from tests.lsp.editor import TIMEOUT, Editor, Editors, ask, command, settings_for
+from tests.support.openai_server import Call, ScriptedServer, Turn
+
+pytestmark = pytest.mark.asyncio
+
+CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n"
+TEST_CALC = (
+    "import unittest\n\nfrom calc import add\n\n\n"
+    "class AddTest(unittest.TestCase):\n"
+    "    def test_add(self):\n        self.assertEqual(add(1, 2), 3)\n"
+)
+# Leaves a file where it runs and prints where that is.
+CHECK = "import os\nopen('ran.txt', 'w').write('x')\nprint('checked in', os.getcwd())\n"
+FIX = Call(
+    "edit",
+    {
+        "path": "calc.py",
+        "old": "def add(a, b):\n    return a - b\n",
+        "new": "def add(a, b):\n    return a + b\n",
+        "replace_all": None,
+        "description": "add adds",
+    },
+)
+FINISH = Call("finish", {"summary": "add now adds."})
+RUN_CHECK = Call("run_command", {"command": "python3 check.py", "timeout": None})
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "calc.py").write_text(CALC, encoding="utf-8")
+    (root / "test_calc.py").write_text(TEST_CALC, encoding="utf-8")
+    (root / "check.py").write_text(CHECK, encoding="utf-8")
+    return root
+
+
+@pytest_asyncio.fixture
+async def editors(project: Path, openai_server: ScriptedServer, tmp_path: Path):
+    editors = Editors(
+        project, settings_for(openai_server.base_url, openai_server.model, tmp_path / "traces")
+    )
+    yield editors
+    await editors.close()
+
+
+def tool_results(model: ScriptedServer) -> list[str]:
+    """The tool messages of the last request to the model, in order."""
+    return [m["content"] for m in model.completions[-1].body["messages"] if m["role"] == "tool"]
+
+
+# -- run_command approval --------------------------------------------------------------------
+
+DECLINED = (
+    "The user declined to run `python3 check.py`. Continue without it, or ask the user to "
+    "run it and tell you the result."
+)
+
+
+# The user's answers, how often they are asked, and whether each command runs.
+APPROVALS = {
+    "deny": (["Deny"], 1, [False]),
+    "dismissed": ([], 1, [False]),
+    "allow-once": (["Allow once", "Deny"], 2, [True, False]),
+    "always": (["Always allow this command"], 1, [True, True]),
+}
+
+
+@pytest.mark.parametrize("case", APPROVALS)
+async def test_a_command_outside_the_allowlist_is_put_to_the_user(
+    editors: Editors, openai_server: ScriptedServer, project: Path, case: str
+):
+    choices, asked, ran = APPROVALS[case]
+    editor = await editors.open("vscode")
+    editor.choices = list(choices)
+    for _ in ran:
+        openai_server.add(Turn(tool_calls=[RUN_CHECK]))
+    openai_server.add(Turn(tool_calls=[Call("finish", {"summary": "Checked."})]))
+
+    result = await ask(editor.client, "Run the check.")
+
+    assert result["outcome"] == "no_changes", result
+    assert len(editor.asked) == asked
+    question = editor.asked[0]
+    assert question.type == types.MessageType.Warning
+    assert "`python3 check.py`" in question.message
+    assert [a.title for a in question.actions] == [
+        "Allow once",
+        "Always allow this command",
+        "Deny",
+    ]
+    results = tool_results(openai_server)
+    assert len(results) == len(ran)
+    for text, did_run in zip(results, ran, strict=True):
+        if did_run:
+            assert text.startswith("$ python3 check.py\nchecked in ")
+            assert text.endswith("[exit code 0]")
+            where = text.splitlines()[1].removeprefix("checked in ")
+            assert Path(where).resolve() != project.resolve(), "it ran in the shadow copy"
+        else:
+            assert text == DECLINED
+    assert not (project / "ran.txt").exists(), "the user's files are not touched"
+
+
+# -- code actions ----------------------------------------------------------------------------
+
+
+async def code_actions(
+    editor: Editor, uri: str, range_: types.Range, diagnostics: list[types.Diagnostic]
+) -> list[types.CodeAction | types.Command]:
+    params = types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=range_,
+        context=types.CodeActionContext(diagnostics=diagnostics),
+    )
+    actions = await asyncio.wait_for(editor.client.text_document_code_action_async(params), TIMEOUT)
+    return list(actions or [])
+
+
+def span(a: int, b: int, c: int, d: int) -> types.Range:
+    return types.Range(
+        start=types.Position(line=a, character=b), end=types.Position(line=c, character=d)
+    )
+
+
+def as_json(range_: types.Range) -> dict:
+    return {
+        "start": {"line": range_.start.line, "character": range_.start.character},
+        "end": {"line": range_.end.line, "character": range_.end.character},
+    }
+
+
+async def test_a_diagnostic_gets_a_fix_this_action(editors: Editors, openai_server: ScriptedServer):
+    editor = await editors.open("vscode")
+    uri = editor.open("calc.py")
+    first = types.Diagnostic(range=span(1, 4, 1, 16), message="add subtracts", source="lint")
+    second = types.Diagnostic(range=span(5, 4, 5, 16), message="sub is fine", source="lint")
+
+    actions = await code_actions(editor, uri, span(1, 4, 1, 16), [first, second])
+
+    assert [(a.title, a.kind) for a in actions] == [
+        ("Ask surehand to fix this", types.CodeActionKind.QuickFix),
+        ("Ask surehand to fix this", types.CodeActionKind.QuickFix),
+    ]
+    action = actions[0]
+    assert list(action.diagnostics) == [first]
+    assert action.command.command == "surehand.ask"
+    assert list(action.command.arguments) == [
+        {"task": "Fix this problem: add subtracts", "uri": uri, "range": as_json(first.range)}
+    ]
+
+    openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
+    result = await command(editor.client, action.command.command, *action.command.arguments)
+
+    assert result["outcome"] == "applied", result
+    sent = openai_server.completions[0].body["messages"][-1]["content"]
+    assert sent == (
+        "Fix this problem: add subtracts\n\nThe user is in calc.py.\n\n"
+        "Lines 2-2 of calc.py, which the request is about:\n2→    return a - b"
+    )
+
+
+async def test_a_selection_gets_one_action_that_sends_its_lines(
+    editors: Editors, openai_server: ScriptedServer
+):
+    editor = await editors.open("vscode")
+    uri = editor.open("calc.py")
+
+    assert await code_actions(editor, uri, span(1, 4, 1, 4), []) == []
+    # Lines 1-2 of the file; the selection ends at the start of line 3, which it leaves out.
+    actions = await code_actions(editor, uri, span(0, 0, 2, 0), [])
+
+    assert [(a.title, a.kind) for a in actions] == [
+        ("Ask surehand to fix this", types.CodeActionKind.RefactorRewrite)
+    ]
+    action = actions[0]
+    assert action.diagnostics is None
+    assert action.command.command == "surehand.ask"
+    assert list(action.command.arguments) == [
+        {"task": "Fix the selected code.", "uri": uri, "range": as_json(span(0, 0, 2, 0))}
+    ]
+
+    openai_server.add(Turn(content="It subtracts."))
+    result = await command(editor.client, action.command.command, *action.command.arguments)
+
+    assert result["summary"] == "It subtracts.", result
+    sent = openai_server.completions[0].body["messages"][-1]["content"]
+    assert sent == (
+        "Fix the selected code.\n\nThe user is in calc.py.\n\n"
+        "Lines 1-2 of calc.py, which the request is about:\n1→def add(a, b):\n2→    return a - b"
+    )
+
+
+# -- progress, trace, steps ------------------------------------------------------------------
+
+
+async def test_each_step_is_reported_in_words(editors: Editors, openai_server: ScriptedServer):
+    editor = await editors.open("vscode")
+    editor.open("calc.py")
+    view = Call("view_file", {"path": "calc.py", "start_line": None, "end_line": None})
+    tests = Call("run_command", {"command": "python3 -m unittest", "timeout": None})
+    openai_server.add(
+        Turn(content="Let me look.", tool_calls=[view]),
+        Turn(tool_calls=[FIX]),
+        Turn(tool_calls=[tests]),
+        Turn(tool_calls=[FINISH]),
+    )
+
+    result = await ask(editor.client, "Fix add.")
+
+    assert result["outcome"] == "applied", result
+    (token,) = editor.client.progress_reports
+    begin, *reports, end = editor.client.progress_reports[token]
+    assert (begin.title, begin.message, begin.cancellable) == ("surehand", "Fix add.", True)
+    assert [r.message for r in reports] == [
+        "Reading calc.py",
+        "Editing calc.py",
+        "Running python3 -m unittest",
+        "Ran python3: OK",
+        "Finishing",
+    ]
+    assert isinstance(end, types.WorkDoneProgressEnd)
+    assert end.message == "add now adds."
+
+    trace = [m.message for m in editor.client.log_messages]
+    assert {m.type for m in editor.client.log_messages} == {types.MessageType.Log}
+    assert trace == [
+        "[step 1]",
+        "[step 1] model: Let me look.",
+        f"[step 1] view_file {json.dumps(view.arguments)}",
+        "[step 1] view_file ok: Read calc.py (1-6 of 6)",
+        "[step 2]",
+        f"[step 2] edit {json.dumps(FIX.arguments)}",
+        "[step 2] edit ok: Edited calc.py",
+        "[step 3]",
+        f"[step 3] run_command {json.dumps(tests.arguments)}",
+        "[step 3] run_command ok: python3: OK",
+        "[step 4]",
+        f"[step 4] finish {json.dumps(FINISH.arguments)}",
+        "[step 4] finish ok: add now adds.",
+        "[task finished] add now adds.",
+    ]
+
+    kinds = [(s["kind"], s.get("tool") or s.get("name")) for s in editor.steps]
+    assert kinds == [
+        ("StepStarted", None),
+        ("ModelCalling", "view_file"),
+        ("ToolStarted", "view_file"),
+        ("ToolFinished", "view_file"),
+        ("StepStarted", None),
+        ("ModelCalling", "edit"),
+        ("ToolStarted", "edit"),
+        ("ToolFinished", "edit"),
+        ("StepStarted", None),
+        ("ModelCalling", "run_command"),
+        ("ToolStarted", "run_command"),
+        ("ToolFinished", "run_command"),
+        ("StepStarted", None),
+        ("ModelCalling", "finish"),
+        ("ToolStarted", "finish"),
+        ("ToolFinished", "finish"),
+        ("TaskEnded", None),
+    ]
+    started = editor.steps[10]
+    assert (started["step"], started["summary"]) == (3, "Running python3 -m unittest")
+    assert started["arguments"] == '{"command": "python3 -m unittest", "timeout": null}'
+    assert editor.steps[11]["ok"] is True
+    assert editor.steps[-1] == {
+        "kind": "TaskEnded",
+        "ending": "finished",
+        "message": "add now adds.",
+    }
+
+
+# -- reset --------------------------------------------------------------------------------------
+
+
+def roles(model: ScriptedServer) -> list[str]:
+    return [m["role"] for m in model.completions[-1].body["messages"]]
+
+
+async def test_reset_forgets_the_conversation(editors: Editors, openai_server: ScriptedServer):
+    editor = await editors.open("vscode")
+    editor.open("calc.py")
+    editor.accept = False  # the user discards the proposal: a note for the next ask
+    openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
+    assert (await ask(editor.client, "Fix add."))["outcome"] == "discarded"
+
+    openai_server.add(Turn(content="Hello."))
+    await ask(editor.client, "Second.")
+    # Without a reset the conversation goes on: task, edit, finish, the new task.
+    assert roles(openai_server) == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "user",
+    ]
+
+    assert await command(editor.client, "surehand.reset") == {"reset": True}
+    status = await command(editor.client, "surehand.status")
+    assert (status["busy"], status["staged"]) == (False, 0)
+    openai_server.add(Turn(content="Hello again."))
+    await ask(editor.client, "Third.")
+
+    messages = openai_server.completions[-1].body["messages"]
+    assert [m["role"] for m in messages] == ["system", "user"]
+    assert messages[1]["content"] == "Third.", "no note about the discarded proposal either"

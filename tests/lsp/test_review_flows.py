@@ -1,0 +1,413 @@
+"""Proposals meeting a real user: typing while the agent works or while the edit
+arrives, conflicts, files that are not open, created / deleted / moved files, and
+VS Code's per-change review (annotations) with what the model is told after it."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from lsprotocol import types
+
+from tests.lsp.editor import Editor, Editors, ask, command, settings_for, wait_until
+from tests.support.openai_server import Call, ScriptedServer, Turn
+
+pytestmark = pytest.mark.asyncio
+
+CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n"
+FIXED = CALC.replace("return a - b", "return a + b", 1)
+FIX = Call(
+    "edit",
+    {
+        "path": "calc.py",
+        "old": "def add(a, b):\n    return a - b\n",
+        "new": "def add(a, b):\n    return a + b\n",
+        "replace_all": None,
+        "description": "add adds",
+    },
+)
+FINISH = Call("finish", {"summary": "add now adds."})
+FLAVOURS = ["vscode", "neovim"]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "calc.py").write_text(CALC, encoding="utf-8")
+    return root
+
+
+@pytest_asyncio.fixture
+async def editors(project: Path, openai_server: ScriptedServer, tmp_path: Path):
+    editors = Editors(
+        project,
+        settings_for(
+            openai_server.base_url,
+            openai_server.model,
+            tmp_path / "traces",
+            commandAllowlist=["python3"],
+        ),
+    )
+    yield editors
+    await editors.close()
+
+
+async def opened(editors: Editors, flavour: str) -> Editor:
+    """An editor of ``flavour`` that will apply every proposal (Neovim is asked first)."""
+    editor = await editors.open(flavour)
+    if flavour == "neovim":
+        editor.choices = ["Apply"] * 4
+    return editor
+
+
+class Gate:
+    """A command that blocks until the test opens the gate: the agent is mid-task."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.path = tmp_path / "gate-open"
+
+    def call(self) -> Call:
+        code = f"import os, time\nwhile not os.path.exists({str(self.path)!r}): time.sleep(0.02)"
+        return Call("run_command", {"command": shlex.join(["python3", "-c", code]), "timeout": 20})
+
+    async def reached(self, editor: Editor) -> None:
+        await wait_until(
+            lambda: any(
+                s["kind"] == "ToolStarted" and s.get("tool") == "run_command" for s in editor.steps
+            ),
+            what="the agent to run the gate command",
+        )
+
+    def open(self) -> None:
+        self.path.write_text("")
+
+
+async def synced(editor: Editor) -> None:
+    """Wait until the server has handled every notification sent so far (it answers in order)."""
+    await command(editor.client, "surehand.status")
+
+
+# -- the user types while the task runs ----------------------------------------------------
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+async def test_typing_as_the_edit_arrives_is_rebased_and_proposed_again(
+    editors: Editors, openai_server: ScriptedServer, flavour: str
+):
+    editor = await opened(editors, flavour)
+    editor.open("calc.py")
+    editor.before_apply.append(
+        lambda e: e.type("calc.py", "def sub(a, b):", "def sub(a, b):  # mine")
+    )
+    openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
+
+    result = await ask(editor.client, "Fix add.")
+
+    expected = FIXED.replace("def sub(a, b):", "def sub(a, b):  # mine")
+    assert editor.text("calc.py") == expected
+    assert (result["outcome"], result["files"]) == ("applied", {"calc.py": "applied"}), result
+    assert len(editor.edits) == 2, "proposed once more after the rebase"
+    first, second = (e.edit.document_changes[0] for e in editor.edits)
+    assert first.text_document.version == 1
+    assert second.text_document.version == 2, "the retry is for the buffer the user typed in"
+    assert [e.new_text for e in second.edits] == ["    return a + b\n"]
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+async def test_typing_while_the_agent_works_rebases_the_first_proposal(
+    editors: Editors, openai_server: ScriptedServer, tmp_path: Path, flavour: str
+):
+    editor = await opened(editors, flavour)
+    editor.open("calc.py")
+    gate = Gate(tmp_path)
+    openai_server.add(Turn(tool_calls=[FIX, gate.call()]), Turn(tool_calls=[FINISH]))
+
+    task = asyncio.ensure_future(ask(editor.client, "Fix add."))
+    await gate.reached(editor)
+    editor.type("calc.py", "def add(a, b):\n", "# the user's note\ndef add(a, b):\n")
+    await synced(editor)
+    gate.open()
+    result = await task
+
+    expected = "# the user's note\n" + FIXED
+    assert editor.text("calc.py") == expected
+    assert (result["outcome"], result["files"]) == ("applied", {"calc.py": "applied"}), result
+    assert len(editor.edits) == 1, "rebased before it was sent: one proposal"
+    edit = editor.edits[0].edit.document_changes[0]
+    assert edit.text_document.version == 2
+    assert edit.edits[0].range == types.Range(
+        start=types.Position(line=2, character=0), end=types.Position(line=3, character=0)
+    )
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+async def test_typing_on_the_agents_line_before_it_proposes_is_a_conflict(
+    editors: Editors, openai_server: ScriptedServer, tmp_path: Path, flavour: str
+):
+    editor = await opened(editors, flavour)
+    editor.open("calc.py")
+    gate = Gate(tmp_path)
+    openai_server.add(Turn(tool_calls=[FIX, gate.call()]), Turn(tool_calls=[FINISH]))
+
+    task = asyncio.ensure_future(ask(editor.client, "Fix add."))
+    await gate.reached(editor)
+    editor.type("calc.py", "    return a - b\n", "    return b + a\n")
+    await synced(editor)
+    gate.open()
+    result = await task
+
+    assert editor.text("calc.py") == CALC.replace("return a - b", "return b + a", 1)
+    assert result["outcome"] == "conflict", result
+    assert result["conflicts"] == {"calc.py": 1}
+    assert editor.edits == [], "nothing left to propose"
+    # Neovim's user is asked before the rebase (so the edit sent after it matches the buffer).
+    assert len(editor.asked) == (1 if flavour == "neovim" else 0)
+
+
+async def test_typing_on_the_agents_line_as_the_edit_arrives_is_a_conflict(
+    editors: Editors, openai_server: ScriptedServer
+):
+    editor = await opened(editors, "vscode")
+    editor.open("calc.py")
+    editor.before_apply.append(lambda e: e.type("calc.py", "return a - b", "return b + a"))
+    openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
+
+    result = await ask(editor.client, "Fix add.")
+
+    user_text = CALC.replace("return a - b", "return b + a", 1)
+    assert editor.text("calc.py") == user_text, "the user's text is kept"
+    assert result["outcome"] == "conflict", result
+    assert result["conflicts"] == {"calc.py": 1}
+    assert len(editor.edits) == 1, "the rebase left nothing to send again"
+
+    openai_server.add(Turn(content="OK."))
+    await ask(editor.client, "Thanks.")
+    told = openai_server.completions[-1].body["messages"][-1]["content"]
+    assert "clashed with the user's own edits" in told
+    assert "calc.py (1 hunks)" in told
+
+
+# -- files that are not open, created, deleted, moved ---------------------------------------
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+async def test_a_file_that_is_not_open_is_edited_with_version_null(
+    editors: Editors, openai_server: ScriptedServer, project: Path, flavour: str
+):
+    editor = await opened(editors, flavour)
+    openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
+
+    result = await ask(editor.client, "Fix add.")
+
+    assert (result["outcome"], result["files"]) == ("applied", {"calc.py": "applied"}), result
+    edit = editor.edits[0].edit.document_changes[0]
+    assert isinstance(edit, types.TextDocumentEdit)
+    assert edit.text_document.uri == editor.uri("calc.py")
+    assert edit.text_document.version is None
+    assert editor.text("calc.py") == FIXED, "the editor opened it to apply the edit"
+    assert (project / "calc.py").read_text() == CALC
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+async def test_create_delete_and_move(
+    editors: Editors, openai_server: ScriptedServer, project: Path, flavour: str
+):
+    (project / "old.py").write_text("OLD = 1\n")
+    (project / "a.py").write_text("def f():\n    return 1\n")
+    editor = await opened(editors, flavour)
+    editor.open("a.py")
+    patch = (
+        "*** Begin Patch\n*** Update File: a.py\n*** Move to: pkg/b.py\n@@ def f():\n"
+        "-    return 1\n+    return 2\n*** End Patch"
+    )
+    openai_server.add(
+        Turn(
+            tool_calls=[
+                Call(
+                    "create_file",
+                    {"path": "util.py", "content": "X = 1\n", "description": "new util"},
+                ),
+                Call("delete_file", {"path": "old.py", "description": "old goes"}),
+                Call("apply_patch", {"patch": patch, "description": "move f"}),
+            ]
+        ),
+        Turn(tool_calls=[Call("finish", {"summary": "Reorganised."})]),
+    )
+
+    result = await ask(editor.client, "Reorganise.")
+
+    assert result["outcome"] == "applied", result
+    assert result["files"] == {"util.py": "applied", "old.py": "applied", "pkg/b.py": "applied"}
+    changes = editor.edits[0].edit.document_changes
+    kinds = [(type(c).__name__, _uris(c)) for c in changes]
+    assert kinds == [
+        ("CreateFile", ["util.py"]),
+        ("TextDocumentEdit", ["util.py"]),
+        ("DeleteFile", ["old.py"]),
+        ("RenameFile", ["a.py", "pkg/b.py"]),
+        ("TextDocumentEdit", ["pkg/b.py"]),
+    ]
+    created, moved = changes[1], changes[4]
+    assert created.text_document.version is None
+    assert [e.new_text for e in created.edits] == ["X = 1\n"]
+    assert moved.text_document.version is None
+    assert [e.new_text for e in moved.edits] == ["    return 2\n"]
+    assert changes[0].options.overwrite is False
+    assert editor.text("util.py") == "X = 1\n"
+    assert editor.text("pkg/b.py") == "def f():\n    return 2\n"
+    assert not (project / "old.py").exists()
+    assert not (project / "a.py").exists()
+    assert editor.uri("a.py") not in editor.buffers
+    if flavour == "vscode":
+        labels = {
+            c.annotation_id: editor.edits[0].edit.change_annotations[c.annotation_id].label
+            for c in changes
+            if not isinstance(c, types.TextDocumentEdit)
+        }
+        assert sorted(labels.values()) == ["move f", "new util", "old goes"]
+
+
+def _uris(change) -> list[str]:
+    if isinstance(change, types.RenameFile):
+        uris = [change.old_uri, change.new_uri]
+    elif isinstance(change, types.TextDocumentEdit):
+        uris = [change.text_document.uri]
+    else:
+        uris = [change.uri]
+    return [uri.rsplit("/project/", 1)[1] for uri in uris]
+
+
+# -- annotations: VS Code's per-change review --------------------------------------------------
+
+BUGGY = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a + b\n"
+
+
+def edit(old: str, new: str, description: str, path: str = "calc.py") -> Call:
+    return Call(
+        "edit",
+        {"path": path, "old": old, "new": new, "replace_all": None, "description": description},
+    )
+
+
+FIX_ADD = edit("    return a - b\n", "    return a + b\n", "add adds")
+FIX_MUL = edit("    return a + b\n", "    return a * b\n", "mul multiplies")
+
+
+def labelled_hunks(params: types.ApplyWorkspaceEditParams) -> list[tuple[int, str, str]]:
+    """(line, new text, annotation label) of every hunk in the edit."""
+    annotations = params.edit.change_annotations or {}
+    return [
+        (e.range.start.line, e.new_text, annotations[e.annotation_id].label)
+        for change in params.edit.document_changes
+        if isinstance(change, types.TextDocumentEdit)
+        for e in change.edits
+    ]
+
+
+async def buggy_editor(editors: Editors, project: Path) -> Editor:
+    (project / "calc.py").write_text(BUGGY)
+    editor = await editors.open("vscode")
+    editor.open("calc.py")
+    return editor
+
+
+async def test_each_edit_is_an_annotation_on_its_own_hunk(
+    editors: Editors, openai_server: ScriptedServer, project: Path
+):
+    editor = await buggy_editor(editors, project)
+    # FIX_ADD makes line 2 "return a + b", so FIX_MUL must name mul to be unique.
+    fix_mul = edit(
+        "def mul(a, b):\n    return a + b\n", "def mul(a, b):\n    return a * b\n", "mul"
+    )
+    openai_server.add(Turn(tool_calls=[FIX_ADD, fix_mul]), Turn(tool_calls=[FINISH]))
+
+    result = await ask(editor.client, "Fix both.")
+
+    assert result["outcome"] == "applied", result
+    params = editor.edits[0]
+    annotations = params.edit.change_annotations
+    assert sorted((a.label, a.needs_confirmation) for a in annotations.values()) == [
+        ("add adds", True),
+        ("mul", True),
+    ]
+    assert labelled_hunks(params) == [
+        (1, "    return a + b\n", "add adds"),
+        (5, "    return a * b\n", "mul"),
+    ]
+
+
+async def test_hunks_follow_their_edit_through_later_edits(
+    editors: Editors, openai_server: ScriptedServer, project: Path
+):
+    """A docstring inserted on top shifts every line; a later edit of the docstring
+    takes its hunk over; each hunk is labelled by the last edit that touched it."""
+    editor = await buggy_editor(editors, project)
+    openai_server.add(
+        Turn(
+            tool_calls=[
+                edit("    return a + b\n", "    return a * b\n", "mul multiplies"),
+                edit("def add(a, b):\n", '"""Maths."""\n\n\ndef add(a, b):\n', "docstring"),
+                edit("    return a - b\n", "    return a + b\n", "add adds"),
+                edit('"""Maths."""\n', '"""Arithmetic."""\n', "better docstring"),
+            ]
+        ),
+        Turn(tool_calls=[FINISH]),
+    )
+
+    result = await ask(editor.client, "Fix both and document.")
+
+    assert result["outcome"] == "applied", result
+    assert labelled_hunks(editor.edits[0]) == [
+        (0, '"""Arithmetic."""\n\n\n', "better docstring"),
+        (1, "    return a + b\n", "add adds"),
+        (5, "    return a * b\n", "mul multiplies"),
+    ]
+    assert editor.text("calc.py") == '"""Arithmetic."""\n\n\n' + BUGGY.replace(
+        "a - b", "a + b"
+    ).replace("    return a + b\n", "    return a * b\n").replace(
+        "    return a * b\n", "    return a + b\n", 1
+    )
+
+
+async def test_rejecting_one_label_is_partly_applied_and_the_model_is_told(
+    editors: Editors, openai_server: ScriptedServer, project: Path
+):
+    editor = await buggy_editor(editors, project)
+    editor.reject_labels = {"mul multiplies"}
+    openai_server.add(Turn(tool_calls=[FIX_MUL, FIX_ADD]), Turn(tool_calls=[FINISH]))
+
+    result = await ask(editor.client, "Fix both.")
+
+    assert editor.text("calc.py") == BUGGY.replace("a - b", "a + b")
+    assert result["outcome"] == "partly_applied", result
+    assert result["files"] == {"calc.py": "partly_applied"}
+
+    openai_server.add(Turn(content="OK."))
+    await ask(editor.client, "Thanks.")
+    told = openai_server.completions[-1].body["messages"][-1]["content"]
+    assert "the user applied only some of your changes to calc.py" in told
+
+
+async def test_a_discarded_proposal_is_told_to_the_model_with_the_next_ask(
+    editors: Editors, openai_server: ScriptedServer, project: Path
+):
+    editor = await buggy_editor(editors, project)
+    editor.accept = False
+    openai_server.add(Turn(tool_calls=[FIX_ADD]), Turn(tool_calls=[FINISH]))
+
+    result = await ask(editor.client, "Fix add.")
+
+    assert editor.text("calc.py") == BUGGY
+    assert (result["outcome"], result["files"]) == ("discarded", {"calc.py": "unchanged"})
+
+    openai_server.add(Turn(content="OK."))
+    await ask(editor.client, "Why not?")
+    first_request = openai_server.completions[-1].body["messages"]
+    told = first_request[-1]
+    assert told["role"] == "user"
+    assert "the user rejected your changes to calc.py" in told["content"]
+    assert told["content"].endswith("Why not?")
