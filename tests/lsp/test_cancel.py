@@ -16,11 +16,10 @@ import time
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 
-from tests.lsp.editor import Editor, Editors, ask, command, settings_for, wait_until
+from tests.lsp.editor import Editor, Editors, ask, command, wait_until
 from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
 
 pytestmark = pytest.mark.asyncio
@@ -41,26 +40,13 @@ PROMPTLY = 2.0  # seconds between the cancel and the ask's answer
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    (root / "calc.py").write_text(CALC, encoding="utf-8")
-    return root
+def project_files() -> dict[str, str]:
+    return {"calc.py": CALC}
 
 
-@pytest_asyncio.fixture
-async def editors(project: Path, openai_server: ScriptedServer, tmp_path: Path):
-    editors = Editors(
-        project,
-        settings_for(
-            openai_server.base_url,
-            openai_server.model,
-            tmp_path / "traces",
-            commandAllowlist=["sleep"],
-        ),
-    )
-    yield editors
-    await editors.close()
+@pytest.fixture
+def editor_settings() -> dict:
+    return {"commandAllowlist": ["sleep"]}
 
 
 def sleepers(editor: Editor) -> list[int]:

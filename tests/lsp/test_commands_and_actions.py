@@ -9,10 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 from lsprotocol import types
 
-from tests.lsp.editor import TIMEOUT, Editor, Editors, ask, command, settings_for
+from tests.lsp.editor import TIMEOUT, Editor, Editors, ask, command
 from tests.support.openai_server import Call, ScriptedServer, Turn
 
 pytestmark = pytest.mark.asyncio
@@ -40,22 +39,8 @@ RUN_CHECK = Call("run_command", {"command": "python3 check.py", "timeout": None}
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    (root / "calc.py").write_text(CALC, encoding="utf-8")
-    (root / "test_calc.py").write_text(TEST_CALC, encoding="utf-8")
-    (root / "check.py").write_text(CHECK, encoding="utf-8")
-    return root
-
-
-@pytest_asyncio.fixture
-async def editors(project: Path, openai_server: ScriptedServer, tmp_path: Path):
-    editors = Editors(
-        project, settings_for(openai_server.base_url, openai_server.model, tmp_path / "traces")
-    )
-    yield editors
-    await editors.close()
+def project_files() -> dict[str, str]:
+    return {"calc.py": CALC, "test_calc.py": TEST_CALC, "check.py": CHECK}
 
 
 def tool_results(model: ScriptedServer) -> list[str]:

@@ -10,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 from lsprotocol import types
 
-from tests.lsp.editor import Editor, Editors, ask, command, settings_for
+from tests.lsp.editor import Editor, Editors, ask, command
 from tests.support.openai_server import Call, ScriptedServer, Turn
 
 pytestmark = pytest.mark.asyncio
@@ -28,22 +27,6 @@ def edit(path: str, old: str, new: str, description: str = "fix") -> Call:
         "edit",
         {"path": path, "old": old, "new": new, "replace_all": None, "description": description},
     )
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
-@pytest_asyncio.fixture
-async def editors(project: Path, openai_server: ScriptedServer, tmp_path: Path):
-    editors = Editors(
-        project, settings_for(openai_server.base_url, openai_server.model, tmp_path / "traces")
-    )
-    yield editors
-    await editors.close()
 
 
 async def opened(editors: Editors, flavour: str) -> Editor:

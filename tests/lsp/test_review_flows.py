@@ -9,10 +9,9 @@ import shlex
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 from lsprotocol import types
 
-from tests.lsp.editor import Editor, Editors, ask, command, settings_for, wait_until
+from tests.lsp.editor import Editor, Editors, ask, command, wait_until
 from tests.support.openai_server import Call, ScriptedServer, Turn
 
 pytestmark = pytest.mark.asyncio
@@ -34,26 +33,13 @@ FLAVOURS = ["vscode", "neovim"]
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    (root / "calc.py").write_text(CALC, encoding="utf-8")
-    return root
+def project_files() -> dict[str, str]:
+    return {"calc.py": CALC}
 
 
-@pytest_asyncio.fixture
-async def editors(project: Path, openai_server: ScriptedServer, tmp_path: Path):
-    editors = Editors(
-        project,
-        settings_for(
-            openai_server.base_url,
-            openai_server.model,
-            tmp_path / "traces",
-            commandAllowlist=["python3"],
-        ),
-    )
-    yield editors
-    await editors.close()
+@pytest.fixture
+def editor_settings() -> dict:
+    return {"commandAllowlist": ["python3"]}
 
 
 async def opened(editors: Editors, flavour: str) -> Editor:

@@ -9,7 +9,6 @@ import shlex
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 from lsprotocol import types
 
 from tests.lsp.editor import Editor, Editors, ask, command, settings_for, wait_until
@@ -33,20 +32,8 @@ SECRET = "sk-live-SECRET-0123456789abcdef"
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    (root / "calc.py").write_text(CALC, encoding="utf-8")
-    return root
-
-
-@pytest_asyncio.fixture
-async def editors(project: Path, openai_server: ScriptedServer, tmp_path: Path):
-    editors = Editors(
-        project, settings_for(openai_server.base_url, openai_server.model, tmp_path / "traces")
-    )
-    yield editors
-    await editors.close()
+def project_files() -> dict[str, str]:
+    return {"calc.py": CALC}
 
 
 @pytest.fixture
