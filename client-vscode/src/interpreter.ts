@@ -47,9 +47,14 @@ export function candidates(setting: string | undefined, places: Places): Candida
   return out;
 }
 
-/** The command that installs the server for `python`: from the repository when known, else from PyPI. */
+/**
+ * The command that installs the server for `python`: an editable install of
+ * the repository the extension was built in, or, when that is not known, a
+ * placeholder for it (surehand is not published on PyPI, and a package of
+ * that name there would not be ours).
+ */
 export function installCommand(python: string, repository: string | undefined): string {
   const quote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  const target = repository === undefined ? 'surehand' : `-e ${quote(repository)}`;
+  const target = `-e ${repository === undefined ? '<path to the surehand repository>' : quote(repository)}`;
   return `${quote(python)} -m pip install ${target}`;
 }

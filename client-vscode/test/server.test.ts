@@ -27,9 +27,9 @@ describe('interpreter resolution', () => {
     expect(expand('${workspaceFolder}/.venv/bin/python', places)).toBe('/w/.venv/bin/python');
   });
 
-  it('offers an editable install from the repository, else from PyPI', () => {
+  it('offers an editable install from the repository, else a placeholder for it', () => {
     expect(installCommand('/w/.venv/bin/python', '/src/surehand')).toBe('/w/.venv/bin/python -m pip install -e /src/surehand');
-    expect(installCommand('python3', undefined)).toBe('python3 -m pip install surehand');
+    expect(installCommand('python3', undefined)).toBe('python3 -m pip install -e <path to the surehand repository>');
     expect(installCommand('/my venv/python', "/it's")).toBe("'/my venv/python' -m pip install -e '/it'\\''s'");
   });
 });
