@@ -16,14 +16,17 @@ from .document import Document
 from .matcher import EVERYWHERE, Level, Located, Match, Scope
 
 
-def inside_new(doc: Document, located: Located, new: str) -> list[Match]:
-    """The matches of old that sit inside a copy of new already in the file."""
+def inside_new(doc: Document, located: Located, new: str) -> dict[Match, Match]:
+    """The matches of old that sit inside a copy of new already in the file, with that copy."""
     if not new.strip() or _compact(located.old) not in _compact(new):
-        return []
+        return {}
     copies = matcher.find(doc, new, located.level)
-    return [
-        m for m in located.matches if any(c.start <= m.start and m.end <= c.end for c in copies)
-    ]
+    inside: dict[Match, Match] = {}
+    for match in located.matches:
+        copy = next((c for c in copies if c.start <= match.start and match.end <= c.end), None)
+        if copy is not None:
+            inside[match] = copy
+    return inside
 
 
 def copy_of_new(doc: Document, old: str, new: str, scope: Scope = EVERYWHERE) -> Match | None:
@@ -45,10 +48,8 @@ def copy_of_new(doc: Document, old: str, new: str, scope: Scope = EVERYWHERE) ->
 
 def _whole_line(doc: Document, match: Match) -> bool:
     """Whether the match is all of its line but the indentation."""
-    view = doc.view
-    before = view[doc.line_start(match.start) : match.start]
-    after = "" if match.ends_line else view[match.end : doc.line_end(match.end)]
-    return not before.strip() and not after.strip()
+    after = "" if match.ends_line else doc.view[match.end : doc.line_end(match.end)]
+    return doc.starts_line(match.start) and not after.strip()
 
 
 def _compact(text: str) -> str:

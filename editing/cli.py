@@ -9,7 +9,7 @@ from pathlib import Path
 from . import eval as corpus_eval
 from .errors import EditError, PatchParseError
 from .files import Workdir
-from .patch import UpdateFile, apply_patch, parse_patch
+from .patch import apply_patch, parse_patch
 
 EXIT_APPLIED, EXIT_REFUSED, EXIT_PARSE_ERROR = 0, 1, 2
 
@@ -53,14 +53,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def apply_patch_command(source: str, directory: Path, *, dry_run: bool) -> int:
+    """Apply the patch in ``source`` (a file, ``-`` for stdin) to ``directory``; the exit status.
+
+    Every path is checked before anything is applied, so a path outside the
+    directory is refused even when an earlier operation would fail too.
+    """
     text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     workdir = Workdir(directory)
     try:
         patch = parse_patch(text)
-        for op in patch.ops:
-            workdir.resolve(op.path)
-            if isinstance(op, UpdateFile) and op.move_to:
-                workdir.resolve(op.move_to)
+        for path in patch.paths:
+            workdir.resolve(path)
         result = apply_patch(patch, workdir.read)
     except PatchParseError as error:
         print(error.message, file=sys.stderr)
@@ -73,10 +76,8 @@ def apply_patch_command(source: str, directory: Path, *, dry_run: bool) -> int:
     sys.stdout.write(result.diff)
     if dry_run:
         return EXIT_APPLIED
-    files: dict[str, str | None] = {change.path: change.after for change in result.changes}
-    files.update({change.source: None for change in result.changes if change.source})
     try:
-        workdir.write(files)
+        workdir.write(result.files)
     except OSError as error:
         print(f"Writing failed: {error}", file=sys.stderr)
         return EXIT_REFUSED

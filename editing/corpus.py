@@ -70,9 +70,7 @@ def run(case: Case) -> Outcome:
     try:
         if tool == "patch":
             patched = apply_patch(request["patch"], case.files.get)
-            files = {change.path: change.after for change in patched.changes}
-            files.update({c.source: None for c in patched.changes if c.source})
-            return Outcome("applied", message=patched.message, files=files)
+            return Outcome("applied", message=patched.message, files=patched.files)
         if tool == "edit":
             result = apply_edit(
                 text,
@@ -106,20 +104,19 @@ def verdict(case: Case, outcome: Outcome) -> str:
 
 
 def workspace_after(case: Case, outcome: Outcome) -> dict[str, str]:
-    files = dict(case.files)
-    for path, content in outcome.files.items():
-        if content is None:
-            files.pop(path, None)
-        else:
-            files[path] = content
-    return files
+    return _overlay(case.files, outcome.files)
 
 
 def expected_workspace(case: Case) -> dict[str, str]:
-    files = dict(case.files)
-    for path, content in case.expect.get("files", {}).items():
+    return _overlay(case.files, case.expect.get("files", {}))
+
+
+def _overlay(files: dict[str, str], changes: dict[str, str | None]) -> dict[str, str]:
+    """``files`` with ``changes`` made (None deletes a file)."""
+    out = dict(files)
+    for path, content in changes.items():
         if content is None:
-            files.pop(path, None)
+            out.pop(path, None)
         else:
-            files[path] = content
-    return files
+            out[path] = content
+    return out

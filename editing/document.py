@@ -89,6 +89,10 @@ class Document:
     def line_start(self, offset: int) -> int:
         return self.view.rfind("\n", 0, offset) + 1
 
+    def starts_line(self, offset: int) -> bool:
+        """Whether only blanks come before ``offset`` on its line."""
+        return not self.view[self.line_start(offset) : offset].strip()
+
     def line_end(self, offset: int) -> int:
         """Offset of the newline ending the line at ``offset`` (or the end of the view)."""
         end = self.view.find("\n", offset)

@@ -131,9 +131,9 @@ def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
     if not old and not doc.original:
         return _Plan([Replacement(0, 0, new)], Level.EXACT, [], 1)
     _check_request(old, new, path)
-    located, new, notes = _locate(doc, old, new)
+    located, old, new, notes = _locate(doc, old, new)
     if located is None:
-        return _plan_unmatched(doc, old, new, edit, path)
+        return _plan_unmatched(doc, old, new, path, notes=notes, replace_all=edit.replace_all)
 
     matches = _not_yet_applied(doc, located, new, edit.replace_all, path)
     if len(matches) > 1 and not edit.replace_all:
@@ -148,17 +148,13 @@ def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
     return _Plan(replacements, level, notes, len(matches))
 
 
-def _plan_unmatched(doc: Document, old: str, new: str, edit: Edit, path: str) -> _Plan:
+def _plan_unmatched(
+    doc: Document, old: str, new: str, path: str, *, notes: list[str], replace_all: bool
+) -> _Plan:
     """Old as a whole is nowhere: it may elide lines; else it was applied or is wrong."""
-    notes = []
-    stripped = line_numbers.strip_request(old, new)
-    if stripped is not None:
-        # The prefixes are no part of the text: elide, hint and compare without them.
-        old, new = stripped[0], stripped[1]
-        notes.append(messages.LINE_NUMBERS_NOTE)
     if not elision.markers(old):
         _raise_not_found(doc, old, new, path)
-    if edit.replace_all:
+    if replace_all:
         raise InvalidRequest(messages.ELISION_REPLACE_ALL.format(path=path), path=path)
     replacements, level = plan_elided(doc, old, new, path)
     return _Plan(replacements, level, [*notes, messages.ELISION_NOTE], 1)
@@ -175,24 +171,24 @@ def _check_request(old: str, new: str, path: str) -> None:
         raise Placeholder(messages.PLACEHOLDER.format(path=path, line=unpaired[0]), path=path)
 
 
-def _locate(doc: Document, old: str, new: str) -> tuple[Located | None, str, list[str]]:
-    """Matches of old, then of old without line-number prefixes.
+def _locate(doc: Document, old: str, new: str) -> tuple[Located | None, str, str, list[str]]:
+    """Matches of old, else of old without the line-number prefixes it carries.
 
-    Returns the located text, new transformed as old was (prefixes stripped,
-    escapes removed), and notes for the model.
+    Returns the matches (None when there are none), old and new as they were
+    read (prefixes stripped: they are no part of the text; new unescaped
+    like old), and notes for the model.
     """
     located = matcher.locate(doc, old)
     notes = []
     if located is None:
         stripped = line_numbers.strip_request(old, new)
         if stripped is not None:
-            located = matcher.locate(doc, stripped[0])
-            if located is not None:
-                new = stripped[1]
-                notes.append(messages.LINE_NUMBERS_NOTE)
+            old, new, _ = stripped
+            notes.append(messages.LINE_NUMBERS_NOTE)
+            located = matcher.locate(doc, old)
     if located is not None and located.escapes:
         new = unescape(new, located.escapes)
-    return located, new, notes
+    return located, old, new, notes
 
 
 def _by_line(doc: Document, matches: list[Match]) -> list[list[Match]]:
@@ -223,10 +219,9 @@ def _match_final_newline(doc: Document, old: str, new: str, matches: Sequence[Ma
 
 def _whole_lines(doc: Document, match: Match) -> Match:
     """A deletion of a line's whole text deletes the line, not just its text."""
-    view = doc.view
-    start = doc.line_start(match.start)
-    whole_start = not view[start : match.start].strip()
-    if whole_start and not match.ends_line and view.startswith("\n", match.end):
+    followed_by_newline = not match.ends_line and doc.view.startswith("\n", match.end)
+    if followed_by_newline and doc.starts_line(match.start):
+        start = doc.line_start(match.start)
         return dataclasses.replace(match, start=start, end=match.end + 1, ends_line=True)
     return match
 
@@ -243,11 +238,7 @@ def _not_yet_applied(
     inside = applied.inside_new(doc, located, new)
     remaining = [m for m in matches if m not in inside]
     if inside and (not remaining or (not replace_all and len(matches) == 1)):
-        first = doc.line_number(inside[0].start)
-        where = messages.line_span(first, first + located.old.count("\n"))
-        raise AlreadyApplied(
-            messages.ALREADY_APPLIED.format(path=path, where=where), path=path, line=first
-        )
+        _raise_already_applied(doc, next(iter(inside.values())), path)
     if replace_all:
         return _non_overlapping(remaining)
     return matches
@@ -265,12 +256,16 @@ def _raise_not_found(doc: Document, old: str, new: str, path: str) -> NoReturn:
     """Raise AlreadyApplied when new is there and old is not, else NotFound with a hint."""
     copy = applied.copy_of_new(doc, old, new)
     if copy is not None:
-        first = doc.line_number(copy.start)
-        where = messages.line_span(first, doc.line_number(max(copy.start, copy.end - 1)))
-        raise AlreadyApplied(
-            messages.ALREADY_APPLIED.format(path=path, where=where), path=path, line=first
-        )
+        _raise_already_applied(doc, copy, path)
     raise NotFound(explain.not_found(doc, old, path), path=path)
+
+
+def _raise_already_applied(doc: Document, copy: Match, path: str) -> NoReturn:
+    """Refuse an edit whose new text is already in the file, at ``copy``."""
+    where = explain.lines_of(doc, [copy])
+    line = doc.line_number(copy.start)
+    message = messages.ALREADY_APPLIED.format(path=path, where=where)
+    raise AlreadyApplied(message, path=path, line=line)
 
 
 def _without_overlaps(

@@ -67,7 +67,7 @@ def plan_elided(doc: Document, old: str, new: str, path: str) -> tuple[list[Repl
             path=path,
         )
     chain = chains[0]
-    _check_gap(doc, [link.match for link in chain], old, path)
+    _check_gap(doc, chain, segments, old, path)
     replacements = []
     for segment, link in zip(segments, chain, strict=True):
         found = link.found
@@ -116,7 +116,7 @@ def _chain(doc: Document, start: _Link, segments: list[_Segment]) -> list[_Link]
         previous = chain[-1].match
         limit = _block_end(doc, previous, segment.marker_before or "")
         found = matcher.locate(doc, segment.old, Scope(previous.end, limit))
-        candidates = [m for m in found.matches if _starts_line(doc, m)] if found else []
+        candidates = [m for m in found.matches if doc.starts_line(m.start)] if found else []
         if len(candidates) > 1:
             return doc.line_number(previous.start)
         if not candidates or found is None:
@@ -125,46 +125,35 @@ def _chain(doc: Document, start: _Link, segments: list[_Segment]) -> list[_Link]
     return chain
 
 
-def _starts_line(doc: Document, match: Match) -> bool:
-    """Whether only indentation precedes the match on its line."""
-    return not doc.view[doc.line_start(match.start) : match.start].strip()
-
-
 def _block_end(doc: Document, previous: Match, marker: str) -> int:
     """The last offset where the segment after an elision line may start."""
     marker_indent = indentation.leading(marker)
     if previous.indent is not None:
         marker_indent = previous.indent.apply(marker_indent) or marker_indent
-    width = len(marker_indent.expandtabs(8))
-    view = doc.view
-    if width == 0:
-        return len(view)
     pos = previous.end if previous.ends_line else doc.line_end(previous.end) + 1
-    while pos < len(view):
-        end = view.find("\n", pos)
-        end = len(view) if end < 0 else end
-        line = view[pos:end]
-        if line.strip() and len(indentation.leading(line).expandtabs(8)) < width:
-            return pos
-        pos = end + 1
-    return len(view)
+    return indentation.block_end(doc.view, pos, indentation.columns(marker_indent))
 
 
-def _check_gap(doc: Document, chain: list[Match], old: str, path: str) -> None:
+def _check_gap(
+    doc: Document, chain: list[_Link], segments: list[_Segment], old: str, path: str
+) -> None:
+    """Refuse elision lines that stand for far more lines than old quotes."""
     quoted = sum(1 for line in old.split("\n") if line.strip() and not elision.is_marker(line))
-    gap = 0
-    first_gap = last_gap = 0
-    for before, after in pairwise(chain):
+    gap = first_gap = last_gap = 0
+    marker = ""
+    matches = [link.match for link in chain]
+    for (before, after), segment in zip(pairwise(matches), segments[1:], strict=True):
         first = doc.line_number(before.end) + (0 if before.ends_line else 1)
         last = doc.line_number(after.start) - 1
         if last >= first:
             gap += last - first + 1
-            first_gap = first_gap or first
+            if not first_gap:
+                first_gap, marker = first, (segment.marker_before or "").strip()
             last_gap = last
     if gap > max(GAP_MIN, GAP_RATIO * quoted):
         raise Disproportionate(
             messages.ELISION_GAP.format(
-                path=path, line="...", gap=gap, first=first_gap, last=last_gap, quoted=quoted
+                path=path, line=marker, gap=gap, first=first_gap, last=last_gap, quoted=quoted
             ),
             path=path,
             line=first_gap,

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import messages
 from .document import Document
 from .hints import closest
 from .matcher import Level, Located, Match
 
 
+def lines_of(doc: Document, matches: Sequence[Match]) -> str:
+    """``line 4``, ``lines 4-6`` or ``lines 3-4, 9``: the lines ``matches`` cover."""
+    spans = []
+    for match in matches:
+        first = doc.line_number(match.start)
+        last = first + doc.view.count("\n", match.start, max(match.start, match.end - 1))
+        spans.append((first, last))
+    return messages.line_spans(spans)
+
+
 def ambiguous(doc: Document, located: Located, matches: list[Match], path: str) -> str:
     """Every place old matches, for the model to pick one with more context."""
-    lines_each = located.old.rstrip("\n").count("\n")
-    firsts = [doc.line_number(m.start) for m in matches[:20]]
-    where = messages.line_spans([(first, first + lines_each) for first in firsts])
+    where = lines_of(doc, matches[:20])
     where += f", and {len(matches) - 20} more" if len(matches) > 20 else ""
     level = located.reported_level
     how = f" ({messages.LEVEL_NOTES[level.label]})" if level > Level.EXACT else ""

@@ -16,6 +16,7 @@ from .document import Document
 
 _PROBES = 2  # quoted lines looked up on their own (the longest)
 _HITS = 5  # best file lines kept per probe
+AROUND = 2  # lines of context shown on each side of the region
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,8 @@ class Region:
 
     start: int
     lines: list[str]
-    score: float
     context_start: int
     context: list[str]
-
-
-AROUND = 2
 
 
 def closest(doc: Document, old: str, *, minimum: float = 40.0) -> Region | None:
@@ -67,10 +64,5 @@ def closest(doc: Document, old: str, *, minimum: float = 40.0) -> Region | None:
         return None
     first = max(0, best_start - AROUND)
     last = min(len(file_lines), best_start + size + AROUND)
-    return Region(
-        best_start + 1,
-        file_lines[best_start : best_start + size],
-        best_score,
-        first + 1,
-        file_lines[first:last],
-    )
+    lines = file_lines[best_start : best_start + size]
+    return Region(best_start + 1, lines, first + 1, file_lines[first:last])

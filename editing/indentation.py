@@ -23,6 +23,26 @@ def leading(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
+def columns(line: str) -> int:
+    """How deep ``line`` is indented, a tab counting up to the next multiple of 8."""
+    return len(leading(line).expandtabs(8))
+
+
+def block_end(view: str, pos: int, width: int) -> int:
+    """Where the block from the line start ``pos`` on ends: the start of its first
+    non-blank line indented less than ``width`` columns, else the end of ``view``."""
+    if width == 0:
+        return len(view)
+    while pos < len(view):
+        end = view.find("\n", pos)
+        end = len(view) if end < 0 else end
+        line = view[pos:end]
+        if line.strip() and columns(line) < width:
+            return pos
+        pos = end + 1
+    return len(view)
+
+
 @dataclass(frozen=True)
 class IndentMap:
     """``remove``/``add`` for an offset; ``model_unit``/``file_unit``/``shift`` for units."""
@@ -69,7 +89,7 @@ def infer(pairs: list[tuple[str, str]]) -> IndentMap | None:
     other_units = bool(model_chars and file_chars and model_chars != file_chars)
     if offset is not None and not other_units:
         return offset
-    return _infer_units(pairs) or offset
+    return _infer_units(pairs, model_chars, file_chars) or offset
 
 
 def _infer_offset(pairs: list[tuple[str, str]]) -> IndentMap | None:
@@ -83,9 +103,10 @@ def _infer_offset(pairs: list[tuple[str, str]]) -> IndentMap | None:
     return None
 
 
-def _infer_units(pairs: list[tuple[str, str]]) -> IndentMap | None:
-    model_chars = {c for m, _ in pairs for c in m}
-    file_chars = {c for _, f in pairs for c in f}
+def _infer_units(
+    pairs: list[tuple[str, str]], model_chars: set[str], file_chars: set[str]
+) -> IndentMap | None:
+    """A change of units from one blank character to one other (or none)."""
     if len(model_chars) != 1 or len(file_chars) > 1:
         return None
     model_char = next(iter(model_chars))

@@ -43,8 +43,8 @@ _OTHER = {
     },
 }
 
-FOLD: dict[str, str] = {**_QUOTES, **_DASHES, **_SPACES, **_OTHER}
-_TABLE = str.maketrans(FOLD)
+_FOLD: dict[str, str] = {**_QUOTES, **_DASHES, **_SPACES, **_OTHER}
+_TABLE = str.maketrans(_FOLD)
 _FAMILY = {
     **dict.fromkeys(_QUOTES, Family.QUOTE),
     **dict.fromkeys(_DASHES, Family.DASH),

@@ -1,8 +1,10 @@
 """What an applied edit did: changed line ranges and a unified diff for the model.
 
-Both are computed from the replacements alone (plus a few lines of context),
-never by diffing whole files, so reporting on a 100k-line file costs about
-as much as the edit itself.
+``describe`` computes both from the replacements alone (plus a few lines of
+context), never by diffing whole files, so reporting on a 100k-line file
+costs about as much as the edit itself. ``text_diff`` diffs whole texts, for
+what has no replacements: a whole-file write, a file a patch adds, deletes
+or touches twice.
 """
 
 from __future__ import annotations
@@ -173,3 +175,15 @@ def _lines_after(view: str, offset: int, count: int) -> list[str]:
         lines.append(view[offset:end])
         offset = end + 1
     return lines
+
+
+def text_diff(before: str | None, after: str | None, old_label: str, new_label: str) -> str:
+    """A unified diff of two whole texts (None: no file), every line ending in a newline."""
+    lines = difflib.unified_diff(
+        (before or "").splitlines(keepends=True),
+        (after or "").splitlines(keepends=True),
+        old_label,
+        new_label,
+        n=CONTEXT,
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from . import elision, messages
 from .document import BOM, Document
 from .errors import DestructiveWrite, NoChange, Placeholder
+from .report import text_diff
 
 MAX_DROPPED_SHARE = 0.3
 MAX_LINES = 1000
@@ -41,7 +42,7 @@ def check_write(text: str | None, content: str, *, path: str = "file") -> WriteR
     """
     content = content.replace("\r\n", "\n")
     if text is None:
-        return WriteResult(path, content, True, _diff("", content, path))
+        return WriteResult(path, content, True, text_diff("", content, path, path))
     doc = Document(text)
     new_text = doc.bom + content.removeprefix(BOM).replace("\n", doc.eol)
     if new_text == text:
@@ -50,7 +51,7 @@ def check_write(text: str | None, content: str, *, path: str = "file") -> WriteR
     new_lines = content.removeprefix(BOM).removesuffix("\n").split("\n")
     _refuse_placeholders(old_lines, content, path)
     _refuse_destruction(old_lines, new_lines, path)
-    return WriteResult(path, new_text, False, _diff(doc.view, content, path))
+    return WriteResult(path, new_text, False, text_diff(doc.view, content, path, path))
 
 
 def _refuse_placeholders(old_lines: list[str], content: str, path: str) -> None:
@@ -101,10 +102,3 @@ def _is_truncated_copy(old_lines: list[str], new_lines: list[str]) -> bool:
         return False
     *whole, last = new_lines
     return old_lines[: len(whole)] == whole and old_lines[len(whole)].startswith(last)
-
-
-def _diff(old: str, new: str, path: str) -> str:
-    lines = difflib.unified_diff(
-        old.splitlines(keepends=True), new.splitlines(keepends=True), path, path, n=3
-    )
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)

@@ -8,12 +8,12 @@ the first refusal stops everything and the caller writes nothing.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import Exists, NoChange, NotFound
 from ..matcher import Level
+from ..report import text_diff
 from . import messages
 from .chunks import apply_chunks
 from .model import AddFile, DeleteFile, Patch, UpdateFile
@@ -58,6 +58,13 @@ class PatchResult:
         return "".join(change.diff for change in self.changes)
 
     @property
+    def files(self) -> dict[str, str | None]:
+        """Every path the patch touches and its new text (None: deleted or moved away)."""
+        files = {change.path: change.after for change in self.changes}
+        files.update({change.source: None for change in self.changes if change.source})
+        return files
+
+    @property
     def message(self) -> str:
         head = messages.APPLIED.format(summary=", ".join(self.summary))
         return f"{head}\n{self.diff}" if self.diff else head
@@ -69,11 +76,18 @@ class _Workspace:
 
     read: Reader
     files: dict[str, str | None] = field(default_factory=dict)
+    originals: dict[str, str | None] = field(default_factory=dict)  # what ``read`` gave
     diffs: dict[str, str] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # renamed file -> its first path
 
+    def original(self, path: str) -> str | None:
+        """The file's text before the patch (``read`` once per path)."""
+        if path not in self.originals:
+            self.originals[path] = self.read(path)
+        return self.originals[path]
+
     def get(self, path: str) -> str | None:
-        return self.files[path] if path in self.files else self.read(path)
+        return self.files[path] if path in self.files else self.original(path)
 
     def put(self, path: str, text: str | None) -> None:
         self.files[path] = text
@@ -128,34 +142,29 @@ def _update(work: _Workspace, op: UpdateFile) -> Level:
 
 
 def _changes(work: _Workspace) -> list[FileChange]:
-    moved_away = set(work.sources.values())
+    # A file renamed and still there; its first path is no deletion of its own.
+    renamed = {
+        path: source
+        for path, source in work.sources.items()
+        if work.files.get(path) is not None and work.original(source) is not None
+    }
+    moved_away = set(renamed.values())
     changes = []
     for path, after in work.files.items():
-        source = work.sources.get(path)
-        if source is not None and after is not None and work.read(source) is not None:
-            before = work.read(source)
-            diff = work.diffs.get(path) or _diff(before, after, source, path)
+        source = renamed.get(path)
+        if source is not None:
+            before = work.original(source)
+            diff = work.diffs.get(path) or text_diff(before, after, source, path)
             changes.append(FileChange("R", path, before, after, diff, source))
             continue
         if path in moved_away and after is None:
             continue
-        before = work.read(path)
+        before = work.original(path)
         if before == after:
             continue
         kind = "A" if before is None else "D" if after is None else "M"
         old_label = "/dev/null" if before is None else path
         new_label = "/dev/null" if after is None else path
-        diff = work.diffs.get(path) or _diff(before, after, old_label, new_label)
+        diff = work.diffs.get(path) or text_diff(before, after, old_label, new_label)
         changes.append(FileChange(kind, path, before, after, diff))
     return changes
-
-
-def _diff(before: str | None, after: str | None, old_path: str, new_path: str) -> str:
-    lines = difflib.unified_diff(
-        (before or "").splitlines(keepends=True),
-        (after or "").splitlines(keepends=True),
-        old_path,
-        new_path,
-        n=3,
-    )
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)

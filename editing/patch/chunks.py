@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 from .. import applied, elision, explain, indentation, matcher, punctuation, report
 from ..document import Document
 from ..errors import AlreadyApplied, Ambiguous, InvalidRequest, NotFound, Placeholder
 from ..escapes import unescape
 from ..matcher import Level, Match, Scope
-from ..messages import line_span, line_spans
 from ..replacement import Replacement, build
 from . import messages
 from .model import Chunk
@@ -105,11 +105,7 @@ def _locate(
     if located is None:
         copy = applied.copy_of_new(doc, old, new, scopes[-1])
         if copy is not None:
-            raise AlreadyApplied(
-                where.format(messages.CHUNK_APPLIED, where=_lines(doc, copy)),
-                path=where.path,
-                line=doc.line_number(copy.start),
-            )
+            _raise_applied(doc, copy, where)
         head = where.format(messages.CHUNK_NOT_FOUND)
         raise NotFound(
             explain.not_found(
@@ -118,27 +114,25 @@ def _locate(
             path=where.path,
         )
     new = unescape(new, located.escapes) if located.escapes else new
-    inside = applied.inside_new(doc, located, new) if located.old != new else []
+    inside = applied.inside_new(doc, located, new) if located.old != new else {}
     if len(located.matches) == 1 and inside:
-        raise AlreadyApplied(
-            where.format(messages.CHUNK_APPLIED, where=_lines(doc, inside[0])),
-            path=where.path,
-            line=doc.line_number(inside[0].start),
-        )
+        _raise_applied(doc, inside[located.matches[0]], where)
     if len(located.matches) > 1:
-        spans = [
-            (doc.line_number(m.start), doc.line_number(max(m.start, m.end - 1)))
-            for m in located.matches[:20]
-        ]
+        lines = explain.lines_of(doc, located.matches[:20])
         raise Ambiguous(
-            where.format(messages.CHUNK_AMBIGUOUS, n=len(located.matches), lines=line_spans(spans)),
+            where.format(messages.CHUNK_AMBIGUOUS, n=len(located.matches), lines=lines),
             path=where.path,
         )
     return located.matches[0], located.old, new, located.reported_level
 
 
-def _lines(doc: Document, match: Match) -> str:
-    return line_span(doc.line_number(match.start), doc.line_number(max(match.start, match.end - 1)))
+def _raise_applied(doc: Document, copy: Match, where: _Where) -> NoReturn:
+    """Refuse a chunk whose new lines are already in the file, at ``copy``."""
+    raise AlreadyApplied(
+        where.format(messages.CHUNK_APPLIED, where=explain.lines_of(doc, [copy])),
+        path=where.path,
+        line=doc.line_number(copy.start),
+    )
 
 
 def _after_anchors(
@@ -217,17 +211,10 @@ def _block_last(doc: Document, anchor_start: int, body_start: int) -> int | None
     deeper than it; None when the next line is not deeper (no block).
     """
     view = doc.view
-    width = len(indentation.leading(view[anchor_start:body_start]).expandtabs(8))
-    pos, last = body_start, None
-    while pos < len(view):
-        end = doc.line_end(pos)
-        line = view[pos:end]
-        if line.strip():
-            if len(indentation.leading(line).expandtabs(8)) <= width:
-                break
-            last = pos
-        pos = end + 1
-    return last
+    width = indentation.columns(view[anchor_start:body_start])
+    block = view[body_start : indentation.block_end(view, body_start, width + 1)].rstrip()
+    # The start of the block's last non-blank line.
+    return view.rfind("\n", 0, body_start + len(block)) + 1 if block else None
 
 
 def _insertion(doc: Document, chunk: Chunk, at: int, new: str, where: _Where) -> Replacement:
@@ -238,10 +225,7 @@ def _insertion(doc: Document, chunk: Chunk, at: int, new: str, where: _Where) ->
         raise InvalidRequest(where.format(messages.PURE_ADDITION), path=where.path)
     located = matcher.locate(doc, new, Scope(at, at, whole_lines=True))
     if located is not None:
-        raise AlreadyApplied(
-            where.format(messages.CHUNK_APPLIED, where=_lines(doc, located.matches[0])),
-            path=where.path,
-        )
+        _raise_applied(doc, located.matches[0], where)
     text = new.replace("\n", doc.eol)
     if at == len(doc.view) and doc.view and not doc.view.endswith("\n"):
         # After a last line without a newline: end that line, keep none at the end.

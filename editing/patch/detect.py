@@ -11,8 +11,8 @@ _OPERATION = re.compile(r"^\s*\*\*\* (?:Add|Update|Delete) File: \S", re.MULTILI
 def looks_like_patch(text: str) -> bool:
     """Whether ``text`` clearly holds a patch (a begin line and a file operation after it).
 
-    The agent uses this to tell the model to send the patch through the
-    apply_patch tool rather than as its answer.
+    For a caller that wants to tell the model to send such a patch through
+    the apply_patch tool rather than as its answer.
     """
     begin = _BEGIN.search(text)
     return bool(begin and _OPERATION.search(text, begin.end()))

@@ -58,3 +58,13 @@ FileOp = AddFile | DeleteFile | UpdateFile
 @dataclass(frozen=True)
 class Patch:
     ops: tuple[FileOp, ...]
+
+    @property
+    def paths(self) -> list[str]:
+        """Every path the operations name (``Move to`` destinations included), in order."""
+        paths = []
+        for op in self.ops:
+            paths.append(op.path)
+            if isinstance(op, UpdateFile) and op.move_to:
+                paths.append(op.move_to)
+        return paths

@@ -154,6 +154,7 @@ def test_directory_symlink_leading_out_is_refused(project: Path):
     patch = "*** Begin Patch\n*** Add File: vendor/x.py\n+x = 1\n*** End Patch\n"
     result = surehand("apply-patch", "-C", str(project), stdin=patch)
     assert result.returncode == 1
+    assert "symbolic link" in result.stderr
     assert list(outside.iterdir()) == []
 
 
@@ -170,6 +171,7 @@ def test_git_directory_is_not_edited(project: Path):
     patch = "*** Begin Patch\n*** Add File: .git/hooks/pre-commit\n+rm -rf /\n*** End Patch\n"
     result = surehand("apply-patch", "-C", str(project), stdin=patch)
     assert result.returncode == 1
+    assert "is inside .git" in result.stderr
     assert not (project / ".git" / "hooks").exists()
 
 

@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from editing import apply_edit
 from editing.corpus import Case, load_cases
-
-CORPUS = Path(__file__).parent.parent / "edit-corpus" / "cases"
+from tests.editing.support import CORPUS
 
 
 def curl(text: str) -> str:

@@ -4,13 +4,11 @@ The corpus in ``tests/edit-corpus`` is a copy of the shared one (format in its
 FORMAT.md).
 """
 
-from pathlib import Path
-
 import pytest
 
 from editing.corpus import SUPPORTED_TOOLS, Case, load_cases, run, verdict
+from tests.editing.support import CORPUS
 
-CORPUS = Path(__file__).parent.parent / "edit-corpus" / "cases"
 CASES = load_cases(CORPUS)
 # Only the outcome is scored; where the engine's reason differs from the
 # corpus's, it is on purpose:

@@ -47,7 +47,8 @@ def test_scores_correct_missed_corrupt_and_skipped(tmp_path: Path):
         "id": "ok",
         "outcome": "applied",
         "reason": "",
-        "message": records["ok"]["message"],
+        "message": "Edited a.py: replaced 1 occurrence.\n"
+        "--- a.py\n+++ a.py\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\n",
         "files": {"a.py": "x = 1\ny = 3\n"},
         "verdict": "correct",
     }

@@ -2,9 +2,8 @@
 
 import pytest
 
-from editing import Level, Reason, apply_edit, apply_edits
-from editing.edit import Edit
-from editing.errors import EditError
+from editing import Edit, Level, Reason, apply_edit, apply_edits
+from tests.editing.support import refusal
 
 PY = """\
 def parse(text):
@@ -20,12 +19,6 @@ def render(value):
 """
 
 
-def refused(text, old, new, **kwargs) -> Reason:
-    with pytest.raises(EditError) as caught:
-        apply_edit(text, old, new, **kwargs)
-    return caught.value.reason
-
-
 def test_unique_block_is_replaced_and_the_rest_kept():
     result = apply_edit(PY, "    return text.strip()\n", "    return text.strip().lower()\n")
     assert result.text == PY.replace("text.strip()\n", "text.strip().lower()\n")
@@ -33,13 +26,59 @@ def test_unique_block_is_replaced_and_the_rest_kept():
     assert result.replaced == 1
 
 
-def test_fragment_inside_a_line():
-    result = apply_edit(PY, "str(value)", "repr(value)")
-    assert result.text == PY.replace("str(value)", "repr(value)")
+TWO_DEPTHS = "def a():\n    return x\n\ndef b():\n    if y:\n        return x\n"
+
+# (file, old, new, expected file): each applies as an exact match.
+EXACT = {
+    "fragment inside a line": (
+        PY,
+        "str(value)",
+        "repr(value)",
+        PY.replace("str(value)", "repr(value)"),
+    ),
+    "indented line prefers the line at that depth": (
+        TWO_DEPTHS,
+        "    return x\n",
+        "    return x + 1\n",
+        TWO_DEPTHS.replace("    return x\n", "    return x + 1\n", 1),
+    ),
+    "single-line fragment takes indentation for added lines": (
+        "def f():\n    if ok:\n        run()\n",
+        "run()",
+        "run()\nlog()",
+        "def f():\n    if ok:\n        run()\n        log()\n",
+    ),
+    "deleting a line's text deletes the line": (
+        "a = 1\nb = 2\nc = 3\n",
+        "b = 2",
+        "",
+        "a = 1\nc = 3\n",
+    ),
+    "deleting a whole line": ("a = 1\nb = 2\nc = 3\n", "b = 2\n", "", "a = 1\nc = 3\n"),
+    "deleting part of a line keeps the line": ("x = f(a, b)\n", ", b", "", "x = f(a)\n"),
+    "new without final newline still ends the line": ("a\nb\nc\n", "b\n", "B", "a\nB\nc\n"),
+    "new with extra final newline adds no blank line": ("a\nb\nc\n", "b", "B\n", "a\nB\nc\n"),
+    "empty old writes an empty file": ("", "", "print(1)\n", "print(1)\n"),
+}
+
+
+@pytest.mark.parametrize(("text", "old", "new", "expected"), EXACT.values(), ids=EXACT.keys())
+def test_exact_match_is_replaced(text, old, new, expected):
+    result = apply_edit(text, old, new)
+    assert result.text == expected
+    assert result.level == Level.EXACT
 
 
 def test_text_found_twice_is_ambiguous():
-    assert refused(PY, "        return", "        return 0 or") == Reason.AMBIGUOUS
+    assert refusal(apply_edit, PY, "        return", "        return 0 or").reason == (
+        Reason.AMBIGUOUS
+    )
+
+
+def test_unindented_line_inside_two_depths_is_ambiguous():
+    assert refusal(apply_edit, TWO_DEPTHS, "return x\n", "return x + 1\n").reason == (
+        Reason.AMBIGUOUS
+    )
 
 
 def test_replace_all_changes_every_match():
@@ -54,47 +93,6 @@ def test_replace_all_leaves_copies_of_new_alone():
     assert apply_edit(text, "Foo", "FooBar", replace_all=True).text == "x = FooBar\ny = FooBar\n"
 
 
-def test_indented_line_prefers_the_line_at_that_depth():
-    text = "def a():\n    return x\n\ndef b():\n    if y:\n        return x\n"
-    result = apply_edit(text, "    return x\n", "    return x + 1\n")
-    assert result.text == text.replace("    return x\n", "    return x + 1\n", 1)
-
-
-def test_unindented_line_inside_two_depths_is_ambiguous():
-    text = "def a():\n    return x\n\ndef b():\n    if y:\n        return x\n"
-    assert refused(text, "return x\n", "return x + 1\n") == Reason.AMBIGUOUS
-
-
-def test_single_line_fragment_takes_indentation_for_added_lines():
-    text = "def f():\n    if ok:\n        run()\n"
-    result = apply_edit(text, "run()", "run()\nlog()")
-    assert result.text == "def f():\n    if ok:\n        run()\n        log()\n"
-
-
-def test_deleting_a_lines_text_deletes_the_line():
-    text = "a = 1\nb = 2\nc = 3\n"
-    assert apply_edit(text, "b = 2", "").text == "a = 1\nc = 3\n"
-    assert apply_edit(text, "b = 2\n", "").text == "a = 1\nc = 3\n"
-
-
-def test_deleting_part_of_a_line_keeps_the_line():
-    assert apply_edit("x = f(a, b)\n", ", b", "").text == "x = f(a)\n"
-
-
-def test_new_without_final_newline_still_ends_the_line():
-    text = "a\nb\nc\n"
-    assert apply_edit(text, "b\n", "B").text == "a\nB\nc\n"
-
-
-def test_new_with_extra_final_newline_adds_no_blank_line():
-    text = "a\nb\nc\n"
-    assert apply_edit(text, "b", "B\n").text == "a\nB\nc\n"
-
-
-def test_empty_old_writes_an_empty_file():
-    assert apply_edit("", "", "print(1)\n").text == "print(1)\n"
-
-
 def test_multi_edit_applies_all_located_in_the_original():
     edits = [Edit("return None", "return ''"), Edit('return ""', "return ''")]
     result = apply_edits(PY, edits)
@@ -104,11 +102,10 @@ def test_multi_edit_applies_all_located_in_the_original():
 
 def test_multi_edit_does_not_see_its_own_earlier_edits():
     edits = [Edit("def parse(text):", "def parse(raw):"), Edit("def parse(raw):", "def p(raw):")]
-    with pytest.raises(EditError) as caught:
-        apply_edits(PY, edits)
-    assert caught.value.reason == Reason.NOT_FOUND
-    assert caught.value.message.startswith("Edit 2 of 2: ")
-    assert caught.value.message.endswith("No edit was applied.")
+    error = refusal(apply_edits, PY, edits)
+    assert error.reason == Reason.NOT_FOUND
+    assert error.message.startswith("Edit 2 of 2: ")
+    assert error.message.endswith("No edit was applied.")
 
 
 def test_empty_old_on_a_missing_file_creates_it():

@@ -2,9 +2,8 @@
 
 import pytest
 
-from editing import Reason, apply_edit, apply_edits
-from editing.edit import Edit
-from editing.errors import EditError
+from editing import Edit, Reason, apply_edit, apply_edits
+from tests.editing.support import refusal
 
 SRC = """\
 def month_from_name(name):
@@ -21,10 +20,8 @@ def total(items):
 """
 
 
-def reason(text, old, new, **kwargs) -> Reason:
-    with pytest.raises(EditError) as caught:
-        apply_edit(text, old, new, **kwargs)
-    return caught.value.reason
+def reason(text, old, new) -> Reason:
+    return refusal(apply_edit, text, old, new).reason
 
 
 # -- already applied -------------------------------------------------------
@@ -163,26 +160,18 @@ def test_multi_edit_with_overlapping_edits():
         ),
         Edit("    for item in items:\n", "    for item in list(items):\n"),
     ]
-    with pytest.raises(EditError) as caught:
-        apply_edits(SRC, edits)
-    assert caught.value.reason == Reason.INVALID_REQUEST
+    assert refusal(apply_edits, SRC, edits).reason == Reason.INVALID_REQUEST
 
 
 def test_multi_edit_is_all_or_nothing():
     edits = [Edit("result = 0", "result = 0.0"), Edit("does_not_exist()", "x()")]
-    with pytest.raises(EditError) as caught:
-        apply_edits(SRC, edits)
-    assert caught.value.reason == Reason.NOT_FOUND
+    assert refusal(apply_edits, SRC, edits).reason == Reason.NOT_FOUND
 
 
 def test_multi_edit_ambiguous_second_edit_refuses_the_whole_request():
     edits = [Edit("def total(items):", "def total(items, start):"), Edit("result", "acc")]
-    with pytest.raises(EditError) as caught:
-        apply_edits(SRC, edits)
-    assert caught.value.reason == Reason.AMBIGUOUS
+    assert refusal(apply_edits, SRC, edits).reason == Reason.AMBIGUOUS
 
 
 def test_no_edits_is_invalid():
-    with pytest.raises(EditError) as caught:
-        apply_edits(SRC, [])
-    assert caught.value.reason == Reason.INVALID_REQUEST
+    assert refusal(apply_edits, SRC, []).reason == Reason.INVALID_REQUEST

@@ -1,10 +1,7 @@
 """The exact texts the model reads on refusal and success."""
 
-import pytest
-
-from editing import apply_edit, apply_edits
-from editing.edit import Edit
-from editing.errors import EditError
+from editing import Edit, apply_edit, apply_edits
+from tests.editing.support import refusal
 
 SRC = """\
 def total(items, ctx):
@@ -22,10 +19,8 @@ def count(items):
 """
 
 
-def message(text, old, new, **kwargs) -> str:
-    with pytest.raises(EditError) as caught:
-        apply_edit(text, old, new, path="pkg/sums.py", **kwargs)
-    return caught.value.message
+def message(text, old, new) -> str:
+    return refusal(apply_edit, text, old, new, path="pkg/sums.py").message
 
 
 def test_not_found_shows_the_closest_lines_and_what_differs():
@@ -71,6 +66,14 @@ def test_already_applied_says_where():
     )
 
 
+def test_already_applied_names_the_lines_new_is_on():
+    new = "    for item in items:\n        result += 1\n    return result\n"
+    assert message(SRC, "        result += 1\n", new) == (
+        "Edit not applied to pkg/sums.py: new is already in the file at lines 10-12, so this "
+        "edit was made before. Nothing to do; view the file if you expected something else."
+    )
+
+
 def test_placeholder_names_the_line():
     old = "    for item in items:\n        result += 1\n"
     assert message(SRC, old, "    # ... existing code ...\n") == (
@@ -81,14 +84,23 @@ def test_placeholder_names_the_line():
     )
 
 
+def test_disproportionate_elision_names_the_line_and_the_lines_it_stands_for():
+    body = "".join(f"    step_{i}()\n" for i in range(120))
+    old = "def run():\n    # ... existing code ...\n    return done\n"
+    assert message(f"def run():\n{body}    return done\n", old, old.replace("run()", "run(x)")) == (
+        "Edit not applied to pkg/sums.py: the elision line '# ... existing code ...' would "
+        "stand for 120 lines (lines 2-121), far more than the 2 lines quoted. Quote the lines "
+        "you change as separate edits instead of eliding so much."
+    )
+
+
 def test_multi_edit_refusal_names_the_edit():
     edits = [Edit("def count(items):", "def count(items, start=0):"), Edit("nope", "yes")]
-    with pytest.raises(EditError) as caught:
-        apply_edits(SRC, edits, path="pkg/sums.py")
-    assert caught.value.message.startswith(
+    error = refusal(apply_edits, SRC, edits, path="pkg/sums.py")
+    assert error.message.startswith(
         "Edit 2 of 2: Edit not applied to pkg/sums.py: old was not found in the file."
     )
-    assert caught.value.message.endswith(" No edit was applied.")
+    assert error.message.endswith(" No edit was applied.")
 
 
 def test_success_message_has_the_level_and_the_diff():

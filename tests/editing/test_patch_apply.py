@@ -5,6 +5,7 @@ import pytest
 from editing import Level, Reason
 from editing.errors import EditError
 from editing.patch import apply_patch
+from tests.editing.support import refusal
 
 SHOP = """\
 class Cart:
@@ -30,21 +31,13 @@ def patch(*body: str) -> str:
     return "*** Begin Patch\n" + "".join(line + "\n" for line in body) + "*** End Patch\n"
 
 
-def run(text: str, files: dict[str, str]):
-    return apply_patch(text, files.get)
-
-
 def after(text: str, files: dict[str, str]) -> dict[str, str | None]:
-    result = run(text, files)
-    out: dict[str, str | None] = {change.path: change.after for change in result.changes}
-    out.update({change.source: None for change in result.changes if change.source})
-    return out
+    """The files the patch changes, with their new text (None: deleted or moved away)."""
+    return apply_patch(text, files.get).files
 
 
-def refusal(text: str, files: dict[str, str]) -> EditError:
-    with pytest.raises(EditError) as caught:
-        run(text, files)
-    return caught.value
+def refused(text: str, files: dict[str, str]) -> EditError:
+    return refusal(apply_patch, text, files.get)
 
 
 # -- locating chunks ---------------------------------------------------------------
@@ -101,7 +94,7 @@ def test_anchor_prefix_stops_at_a_word_boundary():
         "-    return sum(i.price for i in cart.items)",
         "+    return 0",
     )
-    assert refusal(text, {"shop.py": SHOP}).reason == Reason.NOT_FOUND
+    assert refused(text, {"shop.py": SHOP}).reason == Reason.NOT_FOUND
 
 
 def test_unanchored_chunk_found_twice_is_ambiguous():
@@ -112,7 +105,7 @@ def test_unanchored_chunk_found_twice_is_ambiguous():
         "-            return",
         "+            return None",
     )
-    error = refusal(text, {"shop.py": SHOP})
+    error = refused(text, {"shop.py": SHOP})
     assert error.reason == Reason.AMBIGUOUS
     assert "lines 3-4, 8-9" in error.message
 
@@ -134,7 +127,7 @@ def test_lines_added_after_an_anchor_go_right_after_it():
 
 def test_lines_added_without_context_or_anchor_are_refused():
     text = patch("*** Update File: shop.py", "@@", "+import os")
-    assert refusal(text, {"shop.py": SHOP}).reason == Reason.INVALID_REQUEST
+    assert refused(text, {"shop.py": SHOP}).reason == Reason.INVALID_REQUEST
 
 
 def test_lines_added_at_the_end_of_a_file_without_final_newline():
@@ -152,7 +145,7 @@ def test_chunk_with_drifted_indentation():
     )
     result = after(text, {"shop.py": SHOP})["shop.py"]
     assert "    if cart is None:\n        return None\n" in result
-    assert run(text, {"shop.py": SHOP}).level == Level.INDENTATION
+    assert apply_patch(text, {"shop.py": SHOP}.get).level == Level.INDENTATION
 
 
 def test_chunk_with_curly_quotes():
@@ -173,7 +166,9 @@ def test_context_lines_keep_trailing_blanks_and_crlf():
 def test_resent_chunk_is_already_applied():
     text = patch("*** Update File: shop.py", "@@", "-    if cart is None:", "+    if not cart:")
     applied = after(text, {"shop.py": SHOP})["shop.py"]
-    assert refusal(text, {"shop.py": applied}).reason == Reason.ALREADY_APPLIED
+    error = refused(text, {"shop.py": applied})
+    assert error.reason == Reason.ALREADY_APPLIED
+    assert "chunk 1 of 1 is already in the file at line 14:" in error.message
 
 
 def test_resent_insertion_is_already_applied():
@@ -185,7 +180,10 @@ def test_resent_insertion_is_already_applied():
         "+    cart.validate()",
     )
     applied = after(text, {"shop.py": SHOP})["shop.py"]
-    assert refusal(text, {"shop.py": applied}).reason == Reason.ALREADY_APPLIED
+    error = refused(text, {"shop.py": applied})
+    assert error.reason == Reason.ALREADY_APPLIED
+    # The lines of the chunk's new text, not only those of its old text.
+    assert "is already in the file at lines 14-16:" in error.message
 
 
 # -- file operations -------------------------------------------------------------------
@@ -206,7 +204,7 @@ def test_add_update_delete_move_in_one_patch():
         "-y",
         "+why",
     )
-    result = run(text, files)
+    result = apply_patch(text, files.get)
     assert result.summary == ["A new/d.txt", "M a.txt", "D b.txt", "R c.txt -> moved/c.txt"]
     assert after(text, files) == {
         "new/d.txt": "hello\n",
@@ -218,25 +216,34 @@ def test_add_update_delete_move_in_one_patch():
     assert "--- c.txt\n+++ moved/c.txt\n" in result.diff
 
 
+def test_a_file_moved_then_deleted_is_deleted_at_its_first_path():
+    text = patch(
+        "*** Update File: a.txt", "*** Move to: b.txt", "@@", "-a", "+A", "*** Delete File: b.txt"
+    )
+    result = apply_patch(text, {"a.txt": "a\n"}.get)
+    assert result.summary == ["D a.txt"]
+    assert result.files == {"a.txt": None}
+
+
 def test_add_of_an_existing_path_is_refused():
-    assert refusal(patch("*** Add File: a.txt", "+x"), {"a.txt": "y\n"}).reason == Reason.EXISTS
+    assert refused(patch("*** Add File: a.txt", "+x"), {"a.txt": "y\n"}).reason == Reason.EXISTS
 
 
 def test_move_onto_an_existing_path_is_refused():
     text = patch("*** Update File: a.txt", "*** Move to: b.txt", "@@", "-a", "+A")
-    assert refusal(text, {"a.txt": "a\n", "b.txt": "b\n"}).reason == Reason.EXISTS
+    assert refused(text, {"a.txt": "a\n", "b.txt": "b\n"}).reason == Reason.EXISTS
 
 
 @pytest.mark.parametrize("operation", ["*** Delete File: gone.txt", "*** Update File: gone.txt"])
 def test_operation_on_a_missing_file_is_not_found(operation):
     body = [operation] if "Delete" in operation else [operation, "@@", "-a", "+b"]
-    assert refusal(patch(*body), {"a.txt": "a\n"}).reason == Reason.NOT_FOUND
+    assert refused(patch(*body), {"a.txt": "a\n"}).reason == Reason.NOT_FOUND
 
 
 def test_a_refused_file_refuses_the_whole_patch():
     files = {"a.txt": "a\n", "b.txt": "b\n"}
     text = patch("*** Update File: a.txt", "-a", "+A", "*** Update File: b.txt", "-zzz", "+Z")
-    error = refusal(text, files)
+    error = refused(text, files)
     assert error.reason == Reason.NOT_FOUND
     assert error.message.startswith(
         "Patch not applied (no file was changed): in b.txt, chunk 1 of 1 was not found."
@@ -250,7 +257,7 @@ def test_later_operations_see_earlier_ones():
 
 def test_patch_changing_nothing_is_no_change():
     text = patch("*** Update File: a.txt", " a")
-    assert refusal(text, {"a.txt": "a\n"}).reason == Reason.NO_CHANGE
+    assert refused(text, {"a.txt": "a\n"}).reason == Reason.NO_CHANGE
 
 
 def test_placeholder_in_a_chunk_is_refused():
@@ -261,7 +268,7 @@ def test_placeholder_in_a_chunk_is_refused():
         "-        return 0",
         "+    # ... existing code ...",
     )
-    assert refusal(text, {"shop.py": SHOP}).reason == Reason.PLACEHOLDER
+    assert refused(text, {"shop.py": SHOP}).reason == Reason.PLACEHOLDER
 
 
 def test_bom_and_final_newline_kept_per_file():
@@ -279,7 +286,7 @@ def test_not_found_message_shows_the_closest_lines():
         "-    return sum(cart.items)",
         "+    return 0",
     )
-    assert refusal(text, {"shop.py": SHOP}).message == (
+    assert refused(text, {"shop.py": SHOP}).message == (
         "Patch not applied (no file was changed): in shop.py, chunk 1 of 1 "
         "(under '@@ def total(cart):') was not found.\n"
         "The closest text in the file is at lines 16-16:\n"

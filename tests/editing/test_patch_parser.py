@@ -41,13 +41,6 @@ def parse_error(text: str) -> PatchParseError:
     return caught.value
 
 
-def outcome(text: str) -> Patch | tuple[str, int | None]:
-    try:
-        return parse_patch(text)
-    except PatchParseError as error:
-        return (error.message, error.line)
-
-
 UPDATE_CART = patch(
     "*** Begin Patch",
     "*** Update File: shop/cart.py",
@@ -224,6 +217,21 @@ def test_operations_keep_their_order_and_lines():
     assert [type(op) for op in ops] == [DeleteFile, AddFile, UpdateFile, DeleteFile]
     assert [op.path for op in ops] == ["a", "b", "c", "e"]
     assert [op.line for op in ops] == [2, 3, 5, 8]
+
+
+def test_paths_are_every_path_the_operations_name():
+    text = patch(
+        "*** Begin Patch",
+        "*** Add File: a",
+        "+a",
+        "*** Update File: b",
+        "*** Move to: c",
+        "@@",
+        "-b",
+        "*** Delete File: d",
+        "*** End Patch",
+    )
+    assert parse_patch(text).paths == ["a", "b", "c", "d"]
 
 
 def test_line_fields_are_not_part_of_equality():
@@ -841,7 +849,8 @@ def test_stream_fed_char_by_char_gives_the_same_error_as_parse_patch():
         stream.push(char)
     with pytest.raises(PatchParseError) as caught:
         stream.finish()
-    assert (caught.value.message, caught.value.line) == outcome(text)
+    whole = parse_error(text)
+    assert (caught.value.message, caught.value.line) == (whole.message, whole.line)
     assert caught.value.line == 19
 
 

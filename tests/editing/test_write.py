@@ -1,18 +1,14 @@
 """Whole-file writes: creation, guarded overwrites."""
 
-import pytest
-
 from editing import Reason, check_write
-from editing.errors import EditError
+from tests.editing.support import refusal
 
 CLASS = "".join(f"    def m{i}(self):\n        return {i}\n\n" for i in range(10))
 FILE = f"class C:\n{CLASS}"
 
 
 def reason(text, content) -> Reason:
-    with pytest.raises(EditError) as caught:
-        check_write(text, content, path="c.py")
-    return caught.value.reason
+    return refusal(check_write, text, content, path="c.py").reason
 
 
 def test_new_file_is_created_as_given():

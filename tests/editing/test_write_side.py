@@ -1,41 +1,62 @@
 """What the edit writes: the file's line endings, BOM, final newline and bytes."""
 
+import pytest
+
 from editing import apply_edit
 
-
-def test_crlf_file_keeps_crlf_on_new_lines():
-    text = "a\r\nb\r\nc\r\n"
-    assert apply_edit(text, "b\n", "b\nb2\n").text == "a\r\nb\r\nb2\r\nc\r\n"
-
-
-def test_mixed_endings_each_region_keeps_its_own():
-    text = "a\r\nb\r\nc\nd\n"
-    assert apply_edit(text, "a\nb\n", "a\nB\nB2\n").text == "a\r\nB\r\nB2\r\nc\nd\n"
-    assert apply_edit(text, "c\n", "C\nC2\n").text == "a\r\nb\r\nC\nC2\nd\n"
-
-
-def test_crlf_in_the_request_takes_the_files_lf():
-    assert apply_edit("a\nb\n", "a\r\nb\r\n", "a\r\nB\r\n").text == "a\nB\n"
-
-
-def test_bom_is_kept():
-    text = '\ufeff{\n  "a": 1\n}\n'
-    assert apply_edit(text, '{\n  "a": 1\n', '{\n  "a": 2\n').text == '\ufeff{\n  "a": 2\n}\n'
-
-
-def test_missing_final_newline_stays_missing():
-    text = "a: 1\nb: []"
-    assert apply_edit(text, "b: []", "b:\n  - x").text == "a: 1\nb:\n  - x"
-    assert apply_edit(text, "b: []\n", "b: [x]\n").text == "a: 1\nb: [x]"
-
-
-def test_context_lines_keep_the_files_bytes():
+# (file, old, new, expected file)
+KEPT = {
+    "CRLF file keeps CRLF on new lines": (
+        "a\r\nb\r\nc\r\n",
+        "b\n",
+        "b\nb2\n",
+        "a\r\nb\r\nb2\r\nc\r\n",
+    ),
+    "mixed endings: a CRLF region keeps CRLF": (
+        "a\r\nb\r\nc\nd\n",
+        "a\nb\n",
+        "a\nB\nB2\n",
+        "a\r\nB\r\nB2\r\nc\nd\n",
+    ),
+    "mixed endings: an LF region keeps LF": (
+        "a\r\nb\r\nc\nd\n",
+        "c\n",
+        "C\nC2\n",
+        "a\r\nb\r\nC\nC2\nd\n",
+    ),
+    "CRLF in the request takes the file's LF": ("a\nb\n", "a\r\nb\r\n", "a\r\nB\r\n", "a\nB\n"),
+    "BOM is kept": (
+        '\ufeff{\n  "a": 1\n}\n',
+        '{\n  "a": 1\n',
+        '{\n  "a": 2\n',
+        '\ufeff{\n  "a": 2\n}\n',
+    ),
+    "missing final newline stays missing after added lines": (
+        "a: 1\nb: []",
+        "b: []",
+        "b:\n  - x",
+        "a: 1\nb:\n  - x",
+    ),
+    "missing final newline stays missing when old has one": (
+        "a: 1\nb: []",
+        "b: []\n",
+        "b: [x]\n",
+        "a: 1\nb: [x]",
+    ),
     # Line 1 has trailing blanks and line 3 a curly quote in the file; the model
     # copied both loosely but left them unchanged.
-    text = "x = 1   \ny = 2\nz = 'it’s'\n"
-    old = "x = 1\ny = 2\nz = 'it's'\n"
-    new = "x = 1\ny = 3\nz = 'it's'\n"
-    assert apply_edit(text, old, new).text == "x = 1   \ny = 3\nz = 'it’s'\n"
+    "context lines keep the file's bytes": (
+        "x = 1   \ny = 2\nz = 'it’s'\n",
+        "x = 1\ny = 2\nz = 'it's'\n",
+        "x = 1\ny = 3\nz = 'it's'\n",
+        "x = 1   \ny = 3\nz = 'it’s'\n",
+    ),
+}
+
+
+@pytest.mark.parametrize(("text", "old", "new", "expected"), KEPT.values(), ids=KEPT.keys())
+def test_the_file_keeps_its_own_terms(text, old, new, expected):
+    assert apply_edit(text, old, new).text == expected
 
 
 def test_report_has_changed_lines_and_a_diff():
