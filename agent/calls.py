@@ -13,7 +13,7 @@ import json
 import logging
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -60,19 +60,14 @@ class Caller:
         started = time.perf_counter()
         outcome = await self._call(call, ctx)
         key = (call.name, _normal(call.arguments))
+        text = outcome.text
         if outcome.ok:
             self.failures.pop(key, None)
         else:
             self.failures[key] += 1
             if self.failures[key] > 1:
-                outcome = CallOutcome(outcome.text + REPEAT_HINT, False, outcome.malformed)
-        return CallOutcome(
-            outcome.text,
-            outcome.ok,
-            outcome.malformed,
-            outcome.result,
-            time.perf_counter() - started,
-        )
+                text += REPEAT_HINT
+        return replace(outcome, text=text, seconds=time.perf_counter() - started)
 
     async def _call(self, call: ToolCall, ctx: ToolContext) -> CallOutcome:
         tool = self.tools.get(call.name)

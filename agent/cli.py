@@ -15,6 +15,7 @@ from editing import cli as editing_cli
 from editing.files import Workdir
 
 from . import eval_tasks
+from .flags import add_endpoint_flags, settings_from_flags
 from .model import ModelError
 from .openai_client import OpenAIClient
 from .proposal import Ending, Proposal
@@ -46,9 +47,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[
     run.add_argument("task", help="what to do, in words")
     run.add_argument("--workspace", type=Path, default=Path(), help="project directory")
     run.add_argument("--yes", action="store_true", help="apply the proposal without asking")
-    run.add_argument("--model", help="model name (default: $SUREHAND_MODEL)")
-    run.add_argument("--base-url", help="endpoint (default: $OPENAI_BASE_URL)")
-    run.add_argument("--max-steps", type=int, help="step limit")
+    add_endpoint_flags(run)
     run.set_defaults(handler=_run)
     demo = commands.add_parser(
         "demo",
@@ -65,8 +64,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[
 
 
 def _run(args: argparse.Namespace) -> int:
-    overrides = {"model": args.model, "baseUrl": args.base_url, "maxSteps": args.max_steps}
-    settings, problems = Settings.parse({k: v for k, v in overrides.items() if v is not None})
+    settings, problems = settings_from_flags(args)
     terminal = Terminal()
     for problem in problems:
         terminal.say(f"warning: {problem}")

@@ -126,13 +126,6 @@ class OutputBuffer:
         return f"{self.start[: self.head_chars]}\n[... {cut} characters cut ...]\n{self.end}"
 
 
-def truncate(text: str, max_chars: int) -> str:
-    """``text`` cut in the middle, keeping ``HEAD_SHARE`` of ``max_chars`` from its start."""
-    buffer = OutputBuffer(max_chars)
-    buffer.add(text)
-    return buffer.text()
-
-
 class ShadowRunner:
     """The ``CommandRunner`` of a session: commands run in a shadow copy of its overlay.
 
@@ -193,7 +186,8 @@ class ShadowRunner:
 
     def _sync(self, texts: Mapping[str, str | None]) -> SyncReport:
         if self.shadow is None:
-            self.shadow = ShadowCopy(self.overlay.root)
+            self.shadow = ShadowCopy(self.overlay.root, texts)
+            return self.shadow.setup
         return self.shadow.write(texts)
 
     def close(self) -> None:

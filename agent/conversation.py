@@ -67,9 +67,6 @@ class Conversation:
     def __iter__(self) -> Iterator[Message]:
         return iter(self.messages)
 
-    def __len__(self) -> int:
-        return len(self.messages)
-
     def user(self, text: str) -> None:
         self.messages.append(Message("user", text))
 

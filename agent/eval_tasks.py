@@ -36,6 +36,7 @@ from editing.files import Workdir
 
 from .conversation import Message, ModelTurn
 from .events import Event, ToolFinished
+from .flags import add_endpoint_flags, settings_from_flags
 from .model import (
     ModelAuthFailed,
     ModelClient,
@@ -133,13 +134,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="a folder of task directories, or one task directory (default: tests/tasks)",
     )
-    parser.add_argument("--base-url", metavar="URL", help="endpoint (default: $OPENAI_BASE_URL)")
-    parser.add_argument("--model", metavar="NAME", help="model name (default: $SUREHAND_MODEL)")
+    add_endpoint_flags(parser)
     parser.add_argument(
         "--scripted", action="store_true", help="replay each task's own solution instead"
     )
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the records here")
-    parser.add_argument("--max-steps", type=int, metavar="N", help="step limit per task")
     parser.set_defaults(handler=evaluate)
 
 
@@ -185,8 +184,7 @@ def find_tasks(root: Path) -> list[Path]:
 
 
 def task_settings(args: argparse.Namespace) -> Settings:
-    overrides = {"model": args.model, "baseUrl": args.base_url, "maxSteps": args.max_steps}
-    settings, problems = Settings.parse({k: v for k, v in overrides.items() if v is not None})
+    settings, problems = settings_from_flags(args)
     for problem in problems:
         print(f"eval-tasks: warning: {problem}", file=sys.stderr)
     return settings.replace(model="scripted") if args.scripted else settings

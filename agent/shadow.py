@@ -1,7 +1,7 @@
 """A copy of the workspace in a temporary directory, for commands to run in.
 
 Tests must see the agent's staged changes, and the user's tree must stay
-untouched, so commands run in a copy that ``sync`` keeps equal to the
+untouched, so commands run in a copy that ``write`` keeps equal to the
 overlay: the files on disk, then the staged texts and open buffers over them.
 
 What is copied: in a git repository, what ``git ls-files --cached --others
@@ -21,7 +21,7 @@ show the staged changes against the user's history (the runner sets
 ``GIT_OPTIONAL_LOCKS=0`` so they do not rewrite the real index). This is
 the limitation: a command can reach the user's files through these links
 (a build writing into ``target/``, an approved ``git commit``). Everything
-else a command writes stays in the copy. ``sync`` never writes through a
+else a command writes stays in the copy. ``write`` never writes through a
 link: a staged path inside a linked directory is reported as refused.
 
 Syncing is incremental. The copy remembers, for each path it holds, what it
@@ -44,7 +44,6 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from .shadow_scan import scan, under_any
-from .workspace import Overlay
 
 
 class _Want(NamedTuple):
@@ -65,15 +64,18 @@ class SyncReport:
 
 
 class ShadowCopy:
-    """The copy; created (and filled) on construction, removed by ``close``."""
+    """The copy: made and filled on construction, removed by ``close``.
 
-    def __init__(self, source: Path) -> None:
+    ``texts`` go over the disk as in ``write``; ``setup`` reports that first write.
+    """
+
+    def __init__(self, source: Path, texts: Mapping[str, str | None] | None = None) -> None:
         self.source = source.resolve()
         self.root = Path(tempfile.mkdtemp(prefix="surehand-shadow-")).resolve()
         self.links: set[str] = set()
         self._held: dict[str, tuple[_Want, Stamp | None]] = {}
         try:
-            self.setup = self.write({})
+            self.setup = self.write(texts or {})
         except BaseException:
             self.close()
             raise
@@ -87,10 +89,6 @@ class ShadowCopy:
     def close(self) -> None:
         # rmtree removes links as links: it never follows them into the user's tree.
         shutil.rmtree(self.root, ignore_errors=True)
-
-    def sync(self, overlay: Overlay) -> SyncReport:
-        """Bring the copy up to date with the disk and the overlay's texts."""
-        return self.write(overlay.overlaid())
 
     def write(self, texts: Mapping[str, str | None]) -> SyncReport:
         """Bring the copy up to date with the disk and ``texts`` (path to text, None: deleted)."""

@@ -58,14 +58,11 @@ class Views:
         if current is None or self.failures[path] <= RETRY_BUDGET:
             return message
         lines = current.split("\n")
-        if len(lines) <= SMALL_FILE_LINES:
-            shown, first = lines, 1
-        else:
-            shown, first = lines[: AROUND * 2], 1
-            for number in _line_numbers(message):
-                first = max(1, number - AROUND)
-                shown = lines[first - 1 : first - 1 + AROUND * 2]
-                break
+        shown, first = lines, 1
+        if len(lines) > SMALL_FILE_LINES:
+            number = re.search(r"lines? (\d+)", message)
+            first = max(1, int(number.group(1)) - AROUND) if number else 1
+            shown = lines[first - 1 : first - 1 + AROUND * 2]
         self.seen[path] = current
         return (
             f"{message}\n\nThat is {self.failures[path]} failed edits of {path} in a row. "
@@ -100,7 +97,3 @@ def _overlap(a: Span, b: Span) -> bool:
     if a[0] == a[1] or b[0] == b[1]:  # an empty span is a point between lines
         return a[0] <= b[1] and b[0] <= a[1]
     return a[0] < b[1] and b[0] < a[1]
-
-
-def _line_numbers(message: str) -> list[int]:
-    return [int(n) for n in re.findall(r"lines? (\d+)", message)]

@@ -10,7 +10,7 @@ from editing.patch import UpdateFile, apply_patch, parse_patch
 from ..workspace import ToolError
 from .base import ToolResult, load_spec
 from .context import ToolContext
-from .staging import refuse, stage
+from .staging import Change, refuse, stage
 
 
 class ApplyPatch:
@@ -39,11 +39,15 @@ class ApplyPatch:
             if error.path in paths:
                 raise refuse(ctx, paths[error.path], error) from None
             raise ToolError(error.message) from None
+        changes: list[Change] = []
         for change in result.changes:
             if change.source:
-                stage(ctx, paths[change.source], None, args["description"])
+                changes.append(Change(paths[change.source], None))
+            changes.append(Change(paths[change.path], change.after))
+        stage(ctx, args["description"], changes)
+        for change in result.changes:
+            if change.source:
                 ctx.overlay.moves[paths[change.path]] = paths[change.source]
-            stage(ctx, paths[change.path], change.after, args["description"])
         files = ", ".join(result.summary)
         return ToolResult(result.message, summary=f"Patched {files}")
 

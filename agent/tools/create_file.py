@@ -7,7 +7,7 @@ from typing import Any
 from ..workspace import FileExists
 from .base import ToolResult, load_spec
 from .context import ToolContext
-from .staging import stage
+from .staging import Change, stage
 
 
 class CreateFile:
@@ -24,7 +24,7 @@ class CreateFile:
                 "view it first."
             )
         content = args["content"]
-        stage(ctx, relative, content, args["description"])
+        stage(ctx, args["description"], [Change(relative, content)])
         lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
         return ToolResult(f"Created {relative} ({lines} lines).", summary=f"Created {relative}")
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from .base import ToolResult, load_spec
 from .context import ToolContext
-from .staging import stage
+from .staging import Change, stage
 
 
 class DeleteFile:
@@ -18,7 +18,7 @@ class DeleteFile:
     async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         relative = ctx.overlay.writable(args["path"])
         ctx.overlay.read(relative)  # refuses a missing or non-text file
-        stage(ctx, relative, None, args["description"], touched=[])
+        stage(ctx, args["description"], [Change(relative, None, touched=[])])
         return ToolResult(f"Deleted {relative}.", summary=f"Deleted {relative}")
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from editing import EditError, apply_edit
+from editing import Edit
 
 from .base import ToolResult, load_spec
 from .context import ToolContext
-from .staging import edited, refuse, stage
+from .staging import stage_edits
 
 
 class EditTool:
@@ -18,21 +18,8 @@ class EditTool:
         return f"Editing {args['path']}"
 
     async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
-        relative = ctx.overlay.writable(args["path"])
-        current = ctx.overlay.text(relative)
-        try:
-            result = apply_edit(
-                current,
-                args["old"],
-                args["new"],
-                replace_all=bool(args.get("replace_all")),
-                path=relative,
-            )
-        except EditError as error:
-            raise refuse(ctx, relative, error) from None
-        touched = [(r.start - 1, r.end) for r in result.regions]
-        stage(ctx, relative, result.text, args["description"], touched)
-        return ToolResult(result.message, summary=edited(relative, result.level))
+        edit = Edit(args["old"], args["new"], bool(args.get("replace_all")))
+        return stage_edits(ctx, args["path"], [edit], args["description"])
 
 
 TOOL = EditTool()

@@ -35,7 +35,7 @@ from ..model import ToolSpec
 from ..workspace import ToolError
 from .base import ToolResult, load_spec
 from .context import ToolContext
-from .list_files import Scope, path_key
+from .list_files import Scope, count, path_key
 
 MAX_MATCHES = 100
 MAX_CONTEXT = 5
@@ -124,7 +124,7 @@ class Grep:
         if not matches:
             return ToolResult(f"No matches for {query.pattern!r} in {scope.where}.", "no matches")
         hits = sorted([*disk.hits, *changed.hits], key=lambda h: path_key(h.path))
-        summary = f"{_count(matches, 'match', 'matches')} in {_count(files, 'file', 'files')}"
+        summary = f"{count(matches, 'match', 'matches')} in {count(files, 'file')}"
         return ToolResult(render(hits, matches, context), summary)
 
 
@@ -290,10 +290,6 @@ def render(hits: list[FileHits], total: int, context: int) -> str:
 
 def _clip(line: str) -> str:
     return line if len(line) <= MAX_LINE_CHARS else f"{line[:MAX_LINE_CHARS]}…"
-
-
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number} {one if number == 1 else many}"
 
 
 TOOL = Grep()

@@ -195,11 +195,12 @@ class ListFiles:
             lines.append(
                 f"{len(files) - MAX_FILES} more files not listed; narrow with path or glob."
             )
-        return ToolResult("\n".join(lines), summary=_count(len(files), "file"))
+        return ToolResult("\n".join(lines), summary=count(len(files), "file"))
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+def count(number: int, one: str, many: str = "") -> str:
+    """``1 file``, ``2 files``; ``many`` for a plural that is not ``one`` + s."""
+    return f"{number} {one}" if number == 1 else f"{number} {many or one + 's'}"
 
 
 TOOL = ListFiles()

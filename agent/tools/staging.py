@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
-from editing import EditError, Level
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from editing import Edit, EditError, Level, apply_edits
 
 from ..views import Span, touched_spans
 from ..workspace import ToolError
+from .base import ToolResult
 from .context import ToolContext
 
 
-def edited(relative: str, level: Level) -> str:
+@dataclass(frozen=True)
+class Change:
+    """A file's new text (None: deleted), and the spans of its current text it replaces.
+
+    ``touched`` is computed from the texts when not given.
+    """
+
+    path: str
+    after: str | None
+    touched: list[Span] | None = None
+
+
+def _edited(relative: str, level: Level) -> str:
     """The progress summary of an applied edit, naming the drift it absorbed."""
     if level == Level.EXACT:
         return f"Edited {relative}"
@@ -22,23 +38,30 @@ def refuse(ctx: ToolContext, relative: str, error: EditError | str) -> ToolError
     return ToolError(ctx.views.failed(relative, ctx.overlay.text(relative), message))
 
 
-def stage(
-    ctx: ToolContext,
-    relative: str,
-    after: str | None,
-    description: str,
-    touched: list[Span] | None = None,
-) -> None:
-    """Stage ``after`` for ``relative`` unless the change touches text the model has not seen.
-
-    ``touched`` are the spans of the current text the change replaces;
-    computed from the texts when not given.
-    """
-    before = ctx.overlay.text(relative)
-    if before is not None:
-        spans = touched if touched is not None else touched_spans(before, after or "")
-        stale = ctx.views.stale(relative, before, spans)
+def stage(ctx: ToolContext, description: str, changes: Sequence[Change]) -> None:
+    """Stage every change, or none if one touches text the model has not seen."""
+    for change in changes:
+        before = ctx.overlay.text(change.path)
+        if before is None:
+            continue
+        touched = change.touched
+        if touched is None:
+            touched = touched_spans(before, change.after or "")
+        stale = ctx.views.stale(change.path, before, touched)
         if stale:
-            raise refuse(ctx, relative, stale)
-    ctx.overlay.stage(relative, after, description.strip() or "(no description)")
-    ctx.views.succeeded(relative, after)
+            raise refuse(ctx, change.path, stale)
+    for change in changes:
+        ctx.overlay.stage(change.path, change.after, description.strip() or "(no description)")
+        ctx.views.succeeded(change.path, change.after)
+
+
+def stage_edits(ctx: ToolContext, path: str, edits: list[Edit], description: str) -> ToolResult:
+    """Apply ``edits`` to the current text of ``path`` through the engine and stage the result."""
+    relative = ctx.overlay.writable(path)
+    try:
+        result = apply_edits(ctx.overlay.text(relative), edits, path=relative)
+    except EditError as error:
+        raise refuse(ctx, relative, error) from None
+    touched = [(r.start - 1, r.end) for r in result.regions]
+    stage(ctx, description, [Change(relative, result.text, touched)])
+    return ToolResult(result.message, summary=_edited(relative, result.level))

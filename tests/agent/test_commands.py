@@ -17,13 +17,20 @@ from agent.commands import (
     clean_environment,
     is_allowed,
     parse_command,
-    truncate,
 )
 from agent.settings import DEFAULT_ALLOWLIST, Settings
 from agent.tools.context import CommandResult
 from agent.workspace import Overlay
 
 PY = sys.executable
+
+
+def truncate(text: str, max_chars: int) -> str:
+    """``text`` as an ``OutputBuffer`` of ``max_chars`` keeps it, fed at once."""
+    buffer = OutputBuffer(max_chars)
+    buffer.add(text)
+    return buffer.text()
+
 
 # -- parsing -------------------------------------------------------------------
 

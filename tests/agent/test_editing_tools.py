@@ -7,11 +7,27 @@ from pathlib import Path
 import pytest
 
 from agent.settings import Settings
-from agent.tools import apply_patch, create_file, delete_file, edit, multi_edit, view_file
+from agent.tools import (
+    apply_patch,
+    create_file,
+    default_tools,
+    delete_file,
+    edit,
+    multi_edit,
+    view_file,
+)
 from agent.tools.context import ToolContext
 from agent.workspace import Overlay, ToolError
+from tests.agent.overlay_support import Buffers
 
 CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n"
+FIX_ADD = {
+    "path": "calc.py",
+    "old": "def add(a, b):\n    return a - b\n",
+    "new": "def add(a, b):\n    return a + b\n",
+    "replace_all": None,
+    "description": "fix add",
+}
 
 
 @pytest.fixture
@@ -37,15 +53,7 @@ def disk(ctx: ToolContext, path: str = "calc.py") -> str:
 
 
 def test_edit_is_staged_not_written(ctx: ToolContext):
-    result = run(
-        edit,
-        ctx,
-        path="calc.py",
-        old="def add(a, b):\n    return a - b\n",
-        new="def add(a, b):\n    return a + b\n",
-        replace_all=None,
-        description="fix add",
-    )
+    result = run(edit, ctx, **FIX_ADD)
     assert "-    return a - b\n+    return a + b" in result.text
     assert ctx.overlay.text("calc.py") == CALC.replace("a - b", "a + b", 1)
     assert disk(ctx) == CALC
@@ -110,14 +118,9 @@ def test_stale_view_refuses_an_edit_of_a_part_that_changed(ctx: ToolContext):
     assert message.startswith("Edit not applied: calc.py changed since you last saw it")
     assert "def sub(a, b, c=0):" in message
     # An edit elsewhere in the file still goes through.
-    run(
-        edit,
-        ctx,
-        path="calc.py",
-        old="def add(a, b):\n    return a - b\n",
-        new="def add(a, b):\n    return a + b\n",
-        replace_all=None,
-        description="fix add",
+    run(edit, ctx, **FIX_ADD)
+    assert ctx.overlay.text("calc.py") == CALC.replace("a - b", "a + b", 1).replace(
+        "def sub(a, b):", "def sub(a, b, c=0):"
     )
 
 
@@ -144,6 +147,20 @@ def test_apply_patch_stages_every_file(ctx: ToolContext):
     assert result.summary == "Patched M calc.py, A README.md"
     assert ctx.overlay.text("README.md") == "calc\n"
     assert ctx.overlay.text("calc.py") == CALC.replace("a - b", "a + b", 1)
+
+
+def test_apply_patch_stages_no_file_when_one_is_stale(ctx: ToolContext):
+    (ctx.overlay.root / "notes.txt").write_text("one\ntwo\nthree\n", encoding="utf-8")
+    run(view_file, ctx, path="notes.txt", start_line=None, end_line=None)
+    (ctx.overlay.root / "notes.txt").write_text("one\nTWO, typed by the user\nthree\n")
+    patch = (
+        "*** Begin Patch\n*** Update File: calc.py\n@@ def add(a, b):\n-    return a - b\n"
+        "+    return a + b\n*** Update File: notes.txt\n-TWO, typed by the user\n+two\n"
+        "*** End Patch\n"
+    )
+    message = refusal(apply_patch, ctx, patch=patch, description="fix add, notes")
+    assert message.startswith("Edit not applied: notes.txt changed since you last saw it")
+    assert ctx.overlay.staged == {}
 
 
 def test_apply_patch_parse_error_is_returned(ctx: ToolContext):
@@ -202,23 +219,17 @@ def test_binary_file_is_refused(ctx: ToolContext):
 def test_editor_buffers_are_the_base_layer(tmp_path: Path):
     (tmp_path / "a.py").write_text("x = 1\n", encoding="utf-8")
 
-    class Buffers:
-        def text(self, relative: str) -> str | None:
-            return "x = 2  # unsaved\n" if relative == "a.py" else None
-
-        def paths(self):
-            return ["a.py"]
-
-    ctx = ToolContext(Overlay(tmp_path, Buffers()), Settings())
+    ctx = ToolContext(Overlay(tmp_path, Buffers({"a.py": "x = 2  # unsaved\n"})), Settings())
     assert "unsaved" in run(view_file, ctx, path="a.py", start_line=None, end_line=None).text
     run(edit, ctx, path="a.py", old="x = 2", new="x = 3", replace_all=None, description="x")
     change = next(ctx.overlay.changed())
     assert change == ("a.py", "x = 2  # unsaved\n", "x = 3  # unsaved\n")
 
 
-def test_spec_files_are_strict_schemas():
-    for tool in (view_file, edit, multi_edit, apply_patch, create_file, delete_file):
-        schema = tool.TOOL.spec.parameters
-        assert schema["additionalProperties"] is False
-        assert sorted(schema["required"]) == sorted(schema["properties"])
-        json.dumps(schema)
+@pytest.mark.parametrize("name", list(default_tools()))
+def test_spec_files_are_strict_schemas(name: str):
+    spec = default_tools()[name].spec
+    assert spec.name == name
+    assert spec.parameters["additionalProperties"] is False
+    assert sorted(spec.parameters["required"]) == sorted(spec.parameters["properties"])
+    json.dumps(spec.parameters)

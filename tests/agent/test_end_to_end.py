@@ -113,7 +113,7 @@ def test_task_through_the_real_client_and_shadow_copy(project: Path, openai_serv
         "finish",
     ]
 
-    Workdir(project).write({c.path: c.after for c in proposal.changes})
+    Workdir(project).write(proposal.writes())
     check = subprocess.run(
         [sys.executable, "-m", "unittest"], cwd=project, capture_output=True, check=False
     )
@@ -181,7 +181,8 @@ def test_surehand_run_asks_before_a_command_outside_the_allowlist(project: Path,
         Turn(tool_calls=[Call("finish", {"summary": "checked"})]),
     )
     surehand_run(project, openai_server, answers="o\n")
-    assert "checked" in openai_server.completions[-1].body["messages"][-1]["content"]
+    tool_result = openai_server.completions[-1].body["messages"][-1]["content"]
+    assert tool_result == "$ python3 check.py\nchecked\n[exit code 0]"
 
 
 def test_surehand_run_reports_an_unreachable_endpoint(project: Path):

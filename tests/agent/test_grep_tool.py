@@ -10,6 +10,7 @@ from agent.tools.context import ToolContext
 from agent.tools.grep import TOOL, BadPattern, Grep, find_ripgrep
 from agent.tools.list_files import BadGlob
 from agent.workspace import FileMissing, Overlay, PathRefused
+from tests.agent.overlay_support import Buffers, write_files
 
 RG = find_ripgrep()
 
@@ -37,29 +38,6 @@ EVERY_MATCH = (
 )
 
 
-class Buffers:
-    """The editor's open files: a ``TextSource``."""
-
-    def __init__(self, texts: dict[str, str]) -> None:
-        self.texts = texts
-
-    def text(self, relative: str) -> str | None:
-        return self.texts.get(relative)
-
-    def paths(self) -> list[str]:
-        return list(self.texts)
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> None:
-    for relative, content in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-
-
 @pytest.fixture(params=["ripgrep", "python"])
 def grep(request: pytest.FixtureRequest) -> Grep:
     if request.param == "ripgrep":
@@ -70,7 +48,7 @@ def grep(request: pytest.FixtureRequest) -> Grep:
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    write(tmp_path / "ws", FILES)
+    write_files(tmp_path / "ws", FILES)
     return tmp_path / "ws"
 
 
@@ -85,7 +63,7 @@ def search(grep: Grep, ctx: ToolContext, pattern: str, **args):
 
 
 def test_matches_come_in_path_order_without_ignored_binary_or_git_files(grep, root):
-    write(root, {".git/config": "parse_dmy\n"})
+    write_files(root, {".git/config": "parse_dmy\n"})
     result = search(grep, context_for(root), "parse_dmy")
     assert result.text == EVERY_MATCH
     assert result.summary == "5 matches in 4 files"
@@ -155,7 +133,7 @@ def test_ignore_case(grep, root):
 
 
 def test_context_lines_are_marked_and_gaps_shown(grep, root):
-    write(root, {"gap.txt": "a\nhit\nb\nc\nd\nhit\n"})
+    write_files(root, {"gap.txt": "a\nhit\nb\nc\nd\nhit\n"})
     ctx = context_for(root)
     ctx.overlay.stage("src/dates.py", "first\nhit staged\nlast\n", "edit")
     assert search(grep, ctx, "hit", context=1).text == (
@@ -173,7 +151,7 @@ def test_context_lines_are_marked_and_gaps_shown(grep, root):
 
 
 def test_context_is_capped_at_five_lines(grep, root):
-    write(root, {"long.txt": "".join(f"line {n}\n" for n in range(1, 21))})
+    write_files(root, {"long.txt": "".join(f"line {n}\n" for n in range(1, 21))})
     result = search(grep, context_for(root), "line 10$", context=50)
     assert result.text.splitlines() == [
         *(f"long.txt-{n}- line {n}" for n in range(5, 10)),
@@ -183,7 +161,7 @@ def test_context_is_capped_at_five_lines(grep, root):
 
 
 def test_at_most_a_hundred_matching_lines_are_shown(grep, tmp_path):
-    write(tmp_path, {"b_many.txt": "hit\n" * 150, "c_more.txt": "hit\n" * 10})
+    write_files(tmp_path, {"b_many.txt": "hit\n" * 150, "c_more.txt": "hit\n" * 10})
     ctx = context_for(tmp_path)
     ctx.overlay.stage("a_staged.txt", "hit\n" * 5, "add")
     result = search(grep, ctx, "hit")
@@ -195,13 +173,13 @@ def test_at_most_a_hundred_matching_lines_are_shown(grep, tmp_path):
 
 
 def test_long_lines_are_cut(grep, tmp_path):
-    write(tmp_path, {"wide.txt": "x" * 150 + "needle" + "y" * 150 + "\n"})
+    write_files(tmp_path, {"wide.txt": "x" * 150 + "needle" + "y" * 150 + "\n"})
     text = search(grep, context_for(tmp_path), "needle").text
     assert text == "wide.txt:1: " + "x" * 150 + "needle" + "y" * 44 + "…"
 
 
 def test_binary_and_oversized_files_are_skipped(grep, root):
-    write(root, {"big.txt": "parse_dmy\n" + "z" * 200})
+    write_files(root, {"big.txt": "parse_dmy\n" + "z" * 200})
     ctx = context_for(root, max_file_bytes=100)
     assert "big.txt" not in search(grep, ctx, "parse_dmy").text
     assert search(grep, ctx, "parse_dmy", path="image.bin").text == (
@@ -210,7 +188,7 @@ def test_binary_and_oversized_files_are_skipped(grep, root):
 
 
 def test_symbolic_links_are_not_followed(grep, tmp_path):
-    write(tmp_path, {"outside/secret.txt": "parse_dmy secret\n", "ws/a.txt": "nothing\n"})
+    write_files(tmp_path, {"outside/secret.txt": "parse_dmy secret\n", "ws/a.txt": "nothing\n"})
     (tmp_path / "ws" / "link.txt").symlink_to(tmp_path / "outside" / "secret.txt")
     (tmp_path / "ws" / "linked").symlink_to(tmp_path / "outside")
     assert search(grep, context_for(tmp_path / "ws"), "secret").summary == "no matches"
@@ -261,10 +239,6 @@ def test_a_ripgrep_that_cannot_run_falls_back_to_python(root, tmp_path):
     assert result.text == EVERY_MATCH
 
 
-def test_describe_and_spec():
+def test_describe():
     assert TOOL.describe({"pattern": "parse_dmy", "path": None}) == "Searching for 'parse_dmy'"
     assert TOOL.describe({"pattern": "x", "path": "src"}) == "Searching for 'x' in src"
-    parameters = TOOL.spec.parameters
-    assert TOOL.spec.name == "grep"
-    assert parameters["additionalProperties"] is False
-    assert sorted(parameters["required"]) == sorted(parameters["properties"])

@@ -9,6 +9,7 @@ from agent.settings import Settings
 from agent.tools.context import ToolContext
 from agent.tools.list_files import MAX_FILES, TOOL, BadGlob, walk
 from agent.workspace import FileMissing, Overlay, PathRefused
+from tests.agent.overlay_support import Buffers, write_files
 
 FILES = {
     ".gitignore": "build/\n*.log\n/secret.txt\n",
@@ -38,29 +39,9 @@ EVERY_FILE = [
 ]
 
 
-class Buffers:
-    """The editor's open files: a ``TextSource``."""
-
-    def __init__(self, texts: dict[str, str]) -> None:
-        self.texts = texts
-
-    def text(self, relative: str) -> str | None:
-        return self.texts.get(relative)
-
-    def paths(self) -> list[str]:
-        return list(self.texts)
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for relative, content in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content, encoding="utf-8")
-
-
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    write(tmp_path, FILES)
+    write_files(tmp_path, FILES)
     return tmp_path
 
 
@@ -149,14 +130,14 @@ def test_missing_and_outside_paths_are_refused(root):
 
 
 def test_symbolic_links_are_not_followed(tmp_path):
-    write(tmp_path, {"outside/secret.txt": "x\n", "ws/a.txt": "x\n"})
+    write_files(tmp_path, {"outside/secret.txt": "x\n", "ws/a.txt": "x\n"})
     (tmp_path / "ws" / "link.txt").symlink_to(tmp_path / "outside" / "secret.txt")
     (tmp_path / "ws" / "linked").symlink_to(tmp_path / "outside")
     assert listing(context_for(tmp_path / "ws")).text == "a.txt"
 
 
 def test_the_listing_is_capped(tmp_path):
-    write(tmp_path, {f"f{n:03}.txt": "" for n in range(MAX_FILES + 10)})
+    write_files(tmp_path, {f"f{n:03}.txt": "" for n in range(MAX_FILES + 10)})
     result = listing(context_for(tmp_path))
     lines = result.text.split("\n")
     assert lines[:-1] == [f"f{n:03}.txt" for n in range(MAX_FILES)]
@@ -171,14 +152,10 @@ def test_an_empty_folder(root):
 
 
 def test_bad_gitignore_lines_are_skipped(tmp_path):
-    write(tmp_path, {".gitignore": "\\\n*.tmp\n", "a.tmp": "", "b.txt": ""})
+    write_files(tmp_path, {".gitignore": "\\\n*.tmp\n", "a.tmp": "", "b.txt": ""})
     assert list(walk(tmp_path)) == [".gitignore", "b.txt"]
 
 
-def test_describe_and_spec():
+def test_describe():
     assert TOOL.describe({"path": "src", "glob": None}) == "Listing files in src"
     assert TOOL.describe({"path": None, "glob": None}) == "Listing files in the workspace"
-    parameters = TOOL.spec.parameters
-    assert TOOL.spec.name == "list_files"
-    assert parameters["additionalProperties"] is False
-    assert sorted(parameters["required"]) == sorted(parameters["properties"])

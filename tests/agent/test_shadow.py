@@ -9,14 +9,9 @@ import pytest
 
 from agent.shadow import ShadowCopy
 from agent.workspace import Overlay
+from tests.agent.overlay_support import Buffers, write_files
 
 GITIGNORE = "*.log\nnode_modules/\ndata/\n"
-
-
-def make(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
 
 
 def git(root: Path, *args: str) -> str:
@@ -40,7 +35,7 @@ def files_in(root: Path) -> set[str]:
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
     root = tmp_path / "work"
-    make(
+    write_files(
         root,
         {
             ".gitignore": GITIGNORE,
@@ -82,7 +77,7 @@ def test_plain_folder_copies_what_gitignore_keeps_and_links_the_rest(
 
 
 def test_git_repository_copies_tracked_and_untracked_files_not_ignored(tree: Path):
-    make(
+    write_files(
         tree,
         {"new.py": "NEW = 1\n", "build/out.txt": "built\n", ".gitignore": GITIGNORE + "build/\n"},
     )
@@ -106,7 +101,7 @@ def test_git_repository_copies_tracked_and_untracked_files_not_ignored(tree: Pat
 
 
 def test_known_folder_with_tracked_files_is_copied_not_linked(tree: Path):
-    make(tree, {"build/gen.py": "GEN = 1\n"})
+    write_files(tree, {"build/gen.py": "GEN = 1\n"})
     git(tree, "init", "-q")
     git(tree, "add", "build/gen.py")
     git(tree, "commit", "-q", "-m", "start")
@@ -164,16 +159,9 @@ def test_discarded_staging_restores_the_disk_version(tree: Path, shadow: ShadowC
 
 
 def test_sync_takes_the_overlays_staged_changes_and_open_buffers(tree: Path, shadow: ShadowCopy):
-    class Buffers:
-        def text(self, relative: str) -> str | None:
-            return "def f():\n    return 'unsaved'\n" if relative == "pkg/util.py" else None
-
-        def paths(self) -> list[str]:
-            return ["pkg/util.py"]
-
-    overlay = Overlay(tree, source=Buffers())
+    overlay = Overlay(tree, source=Buffers({"pkg/util.py": "def f():\n    return 'unsaved'\n"}))
     overlay.stage("app.py", "VALUE = 3\n", "bump")
-    report = shadow.sync(overlay)
+    report = shadow.write(overlay.overlaid())
     assert sorted(report.written) == ["app.py", "pkg/util.py"]
     assert (shadow.root / "pkg/util.py").read_text() == "def f():\n    return 'unsaved'\n"
     assert (shadow.root / "app.py").read_text() == "VALUE = 3\n"
