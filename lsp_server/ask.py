@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
+from agent.views import numbered
+
 from . import positions
-from .documents import Documents, relative_of
-from .review import read_disk
+from .documents import BufferSource, relative_of
 
 MAX_SELECTION_LINES = 200
 
@@ -57,31 +57,26 @@ def parse_ask(arguments: list[Any] | None) -> Ask:
     return Ask(task.strip(), uri, text_range)
 
 
-def task_text(ask: Ask, documents: Documents, root: Path) -> str:
+def task_text(ask: Ask, source: BufferSource) -> str:
     """The task with the context the editor gave: the file, and the selected lines."""
-    if ask.uri is None:
-        return ask.task
-    relative = relative_of(root, ask.uri)
+    relative = relative_of(source.root, ask.uri) if ask.uri is not None else None
     if relative is None:
         return ask.task
     parts = [ask.task, f"The user is in {relative}."]
-    if ask.range is not None:
-        document = documents.get(ask.uri)
-        text = document.text if document else read_disk(root, relative)
-        if text is not None:
-            parts.append(_selection(text, ask.range, documents.encoding, relative))
+    if ask.range is not None and (text := source.current(relative)) is not None:
+        parts.append(_selection(text, ask.range, relative))
     return "\n\n".join(parts)
 
 
-def _selection(text: str, selection: types.Range, encoding: str, relative: str) -> str:
+def _selection(text: str, selection: types.Range, relative: str) -> str:
+    """The selected lines, whole and numbered as the model's file views number them."""
     starts = positions.line_starts(text)
     first = min(selection.start.line, len(starts) - 1)
     last = min(max(selection.end.line, first), len(starts) - 1)
     if selection.end.character == 0 and last > first:
         last -= 1  # a selection ending at a line start does not take that line
     last = min(last, first + MAX_SELECTION_LINES - 1)
-    start = starts[first]
-    end = starts[last + 1] if last + 1 < len(starts) else len(text)
-    lines = text[start:end].splitlines()
-    numbered = "\n".join(f"{first + 1 + i}→{line}" for i, line in enumerate(lines))
-    return f"Lines {first + 1}-{last + 1} of {relative}, which the request is about:\n{numbered}"
+    ends = [*starts[1:], len(text)]
+    lines = [text[starts[i] : ends[i]].rstrip("\r\n") for i in range(first, last + 1)]
+    heading = f"Lines {first + 1}-{last + 1} of {relative}, which the request is about:"
+    return f"{heading}\n{numbered(lines, first + 1)}"

@@ -118,9 +118,7 @@ class Controller:
                 )
 
         try:
-            proposal = await session.run(
-                task_text(ask, self.documents, self.root), on_event=on_event
-            )
+            proposal = await session.run(task_text(ask, self.source), on_event=on_event)
         except asyncio.CancelledError:
             buffer.flush()
             self._end_progress(token, "Cancelled.")
@@ -147,10 +145,6 @@ class Controller:
         if not proposal.changes:
             return Review(review.Outcome.NO_CHANGES)
 
-        def current(change: Any) -> str | None:
-            document = source.document(change.path)
-            return document.text if document else review.read_disk(root, change.path)
-
         async def confirm(candidate: Proposal) -> bool:
             return self.annotations_supported or await self._confirm(candidate)
 
@@ -159,7 +153,7 @@ class Controller:
                 candidate,
                 root,
                 self.documents.encoding,
-                self._version,
+                source.version,
                 annotate=self.annotations_supported,
             )
             result = await self.server.workspace_apply_edit_async(
@@ -171,7 +165,11 @@ class Controller:
 
         self.decisions = []
         client = review.Client(
-            send, current, self.documents.wait_for_change, confirm, self.annotations_supported
+            send,
+            source.current,
+            self.documents.wait_for_change,
+            confirm,
+            self.annotations_supported,
         )
         outcome = await review.propose(proposal, client)
         session.tell(outcome.for_model() + _decided(self.decisions))
@@ -194,10 +192,10 @@ class Controller:
         """Stop every ask and let it finish unwinding before the server goes."""
         await self.tasks.stop_all()
 
-    def reset(self) -> dict[str, Any]:
+    async def reset(self) -> dict[str, Any]:
         self.tasks.cancel_all()
-        if self.session is not None and self.session.ctx.runner is not None:
-            self.session.ctx.runner.close()
+        if self.session is not None:
+            await self.session.close()
         self.session = None
         return {"reset": True}
 
@@ -230,39 +228,32 @@ class Controller:
             self.session.ctx.settings = self.settings
         return self.session
 
-    def _version(self, relative: str, before: str) -> int | None:
-        assert self.source is not None
-        document = self.source.document(relative)
-        if document is None:
-            return None
-        if document.text == before:
-            return document.version
-        return self.source.version_read(relative, before)
-
-    async def _approve(self, argv: list[str]) -> Approval:
-        command = " ".join(argv)
+    async def _choose(self, kind: types.MessageType, message: str, titles: list[str]) -> str:
+        """The title the user picks in a ``window/showMessageRequest`` ("" if dismissed)."""
         choice = await self.server.window_show_message_request_async(
             types.ShowMessageRequestParams(
-                type=types.MessageType.Warning,
-                message=f"surehand wants to run `{command}` in a copy of the workspace.",
-                actions=[types.MessageActionItem(t) for t in (ALLOW_ONCE, ALLOW_ALWAYS, DENY)],
+                type=kind, message=message, actions=[types.MessageActionItem(t) for t in titles]
             )
         )
-        title = choice.title if choice else DENY
+        return choice.title if choice else ""
+
+    async def _approve(self, argv: list[str]) -> Approval:
+        title = await self._choose(
+            types.MessageType.Warning,
+            f"surehand wants to run `{' '.join(argv)}` in a copy of the workspace.",
+            [ALLOW_ONCE, ALLOW_ALWAYS, DENY],
+        )
         return {ALLOW_ONCE: Approval.ONCE, ALLOW_ALWAYS: Approval.ALWAYS}.get(title, Approval.DENY)
 
     async def _confirm(self, proposal: Proposal) -> bool:
         """Ask before applying, for clients that would apply at once."""
         files = ", ".join(c.path for c in proposal.changes)
         while True:
-            choice = await self.server.window_show_message_request_async(
-                types.ShowMessageRequestParams(
-                    type=types.MessageType.Info,
-                    message=f"surehand proposes changes to {files}: {proposal.summary}",
-                    actions=[types.MessageActionItem(t) for t in (APPLY, SHOW_DIFF, DISCARD)],
-                )
+            title = await self._choose(
+                types.MessageType.Info,
+                f"surehand proposes changes to {files}: {proposal.summary}",
+                [APPLY, SHOW_DIFF, DISCARD],
             )
-            title = choice.title if choice else DISCARD
             if title != SHOW_DIFF:
                 return title == APPLY
             diff = Path(tempfile.gettempdir()) / f"surehand-{os.getpid()}" / "proposal.diff"

@@ -5,7 +5,8 @@ applied with LSP's own line rules and the negotiated position encoding
 (``positions``), so the text the agent reads is exactly the buffer's, form
 feeds and all. ``BufferSource`` lets the agent's overlay read these buffers
 (unsaved text included) and remembers which version of a buffer it read, so
-a proposal can be sent against that version.
+a proposal can be sent against that version; it also tells what a file holds
+now in the editor, or else on disk.
 """
 
 from __future__ import annotations
@@ -127,8 +128,24 @@ class BufferSource:
             if relative is not None:
                 yield relative
 
-    def version_read(self, relative: str, text: str) -> int | None:
+    def version(self, relative: str, text: str) -> int | None:
+        """The buffer version ``text`` was read at (None: the file is not open)."""
+        document = self.document(relative)
+        if document is None:
+            return None
+        if document.text == text:
+            return document.version
         return self.read.get(relative, {}).get(text)
+
+    def current(self, relative: str) -> str | None:
+        """What ``relative`` holds now: its buffer, else the disk (None: no such text file)."""
+        document = self.document(relative)
+        if document is not None:
+            return document.text
+        try:
+            return (self.root / relative).read_bytes().decode("utf-8")
+        except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError):
+            return None
 
     def forget(self) -> None:
         self.read.clear()

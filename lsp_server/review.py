@@ -18,7 +18,6 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
 
 from agent.proposal import FileChange, Proposal
 
@@ -74,8 +73,8 @@ class Review:
         )
 
 
-Current = Callable[[FileChange], str | None]
-"""The text a proposed file has now in the editor (or on disk), None when it does not exist."""
+Current = Callable[[str], str | None]
+"""The text a path has now in the editor (or on disk), None when it does not exist."""
 Send = Callable[[Proposal], Awaitable[bool]]
 """Sends the proposal as a WorkspaceEdit; returns the client's ``applied``."""
 Confirm = Callable[[Proposal], Awaitable[bool]]
@@ -127,7 +126,7 @@ def _rebased(proposal: Proposal, current: Current) -> tuple[Proposal, dict[str, 
     """The proposal against the files as they are now, and the hunks that clash."""
     changes, conflicts = [], {}
     for change in proposal.changes:
-        now = current(change)
+        now = current(change.path)
         if now == change.before or change.before is None or change.after is None or now is None:
             changes.append(change)
             continue
@@ -148,7 +147,8 @@ async def _landed(proposal: Proposal, client: Client, applied: bool) -> dict[str
     deadline = time.monotonic() + SETTLE_SECONDS
     while True:
         statuses = {
-            c.path: _status(c, client.current(c), applied, client.partial) for c in proposal.changes
+            c.path: _status(c, client.current(c.path), applied, client.partial)
+            for c in proposal.changes
         }
         pending = any(s != FileStatus.APPLIED for s in statuses.values())
         refused = not applied and set(statuses.values()) == {FileStatus.UNCHANGED}
@@ -176,11 +176,3 @@ def _outcome(statuses: dict[str, FileStatus], conflicts: dict[str, int]) -> Outc
     if values <= {FileStatus.UNCHANGED}:
         return Outcome.DISCARDED
     return Outcome.PARTLY_APPLIED
-
-
-def read_disk(root: Path, relative: str) -> str | None:
-    path = root / relative
-    try:
-        return path.read_bytes().decode("utf-8")
-    except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError):
-        return None

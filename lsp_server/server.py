@@ -104,8 +104,8 @@ def create_server() -> SurehandServer:
         return controller.cancel()
 
     @server.command(RESET)
-    def reset(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
-        return controller.reset()
+    async def reset(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        return await controller.reset()
 
     @server.command(STATUS)
     def status(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:

@@ -23,11 +23,10 @@ class Running:
 class TaskRegistry:
     _running: list[Running] = field(default_factory=list)
 
-    def add(self, task: asyncio.Task[object], *, token: str | None, request_id: object) -> Running:
+    def add(self, task: asyncio.Task[object], *, token: str | None, request_id: object) -> None:
         entry = Running(task, token, request_id)
         self._running.append(entry)
         task.add_done_callback(lambda _: self._running.remove(entry))
-        return entry
 
     def cancel_token(self, token: object) -> bool:
         return self._cancel([r for r in self._running if r.token == token])

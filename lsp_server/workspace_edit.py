@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types
@@ -28,6 +28,7 @@ from .rebase import split_lines
 
 Versions = Callable[[str, str], int | None]
 """The buffer version the agent read ``path`` at, given the text it read (None: not open)."""
+DocumentChange = types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ def hunks(before: str, after: str) -> list[Hunk]:
         offsets.append(offsets[-1] + len(line))
     return [
         Hunk(offsets[i1], offsets[i2], "".join(new[j1:j2]), (j1, j2))
-        for tag, i1, i2, j1, j2 in _opcodes(before, after)
+        for tag, i1, i2, j1, j2 in _opcodes(old, new)
         if tag != "equal"
     ]
 
@@ -60,99 +61,96 @@ def build(
     *,
     annotate: bool,
 ) -> types.WorkspaceEdit:
-    annotations: dict[str, types.ChangeAnnotation] = {}
-    ids: dict[str, str] = {}
-
-    def annotation(label: str) -> str | None:
-        if not annotate:
-            return None
-        if label not in ids:
-            ids[label] = f"surehand-{len(ids) + 1}"
-            annotations[ids[label]] = types.ChangeAnnotation(
-                label=label, needs_confirmation=True, description="proposed by surehand"
-            )
-        return ids[label]
-
-    changes: list[
-        types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
-    ] = []
-    for change in proposal.changes:
-        where = _Where(uri_of(root, change.path), root, encoding, annotate)
-        changes.extend(_file_edits(change, proposal.edits, where, versions, annotation))
+    builder = _Builder(root, encoding, versions, proposal.edits, annotate)
+    changes = [edit for change in proposal.changes for edit in builder.file_edits(change)]
     # The map is always there when annotating: some clients assert on it.
     return types.WorkspaceEdit(
-        document_changes=changes, change_annotations=annotations if annotate else None
+        document_changes=changes, change_annotations=builder.annotations() if annotate else None
     )
 
 
-@dataclass(frozen=True)
-class _Where:
-    uri: str
+@dataclass
+class _Builder:
     root: Path
     encoding: str
+    versions: Versions
+    records: Sequence[EditRecord]
     annotate: bool
+    _ids: dict[str, str] = field(default_factory=dict)  # annotation id by label
 
+    def annotation(self, label: str) -> str | None:
+        """The id of ``label``'s change annotation; None when not annotating."""
+        if not self.annotate:
+            return None
+        return self._ids.setdefault(label, f"surehand-{len(self._ids) + 1}")
 
-def _file_edits(
-    change: FileChange,
-    records: Sequence[EditRecord],
-    where: _Where,
-    versions: Versions,
-    annotation: Callable[[str], str | None],
-) -> list[types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile]:
-    uri, root, encoding = where.uri, where.root, where.encoding
-    label = change.descriptions[-1] if change.descriptions else "change"
-    if change.after is None:
-        return [types.DeleteFile(uri=uri, annotation_id=annotation(label))]
-    out: list[types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile] = []
-    version = None
-    if change.before is None:
-        out.append(
-            types.CreateFile(
-                uri=uri,
-                options=types.CreateFileOptions(overwrite=False, ignore_if_exists=False),
-                annotation_id=annotation(label),
+    def annotations(self) -> dict[str, types.ChangeAnnotation]:
+        return {
+            id_: types.ChangeAnnotation(
+                label=label, needs_confirmation=True, description="proposed by surehand"
             )
-        )
-    elif change.source is not None:
-        out.append(
-            types.RenameFile(
-                old_uri=uri_of(root, change.source),
-                new_uri=uri,
-                options=types.RenameFileOptions(overwrite=False, ignore_if_exists=False),
-                annotation_id=annotation(label),
-            )
-        )
-    else:
-        version = versions(change.path, change.before)
-    before = change.before or ""
-    labels = _labels(change, records) if where.annotate else None
-    starts = positions.line_starts(before)
-    edits: list[types.TextEdit | types.AnnotatedTextEdit] = []
-    for hunk in hunks(before, change.after):
-        text_range = types.Range(
-            start=positions.position(before, hunk.start, encoding, starts),
-            end=positions.position(before, hunk.end, encoding, starts),
-        )
-        annotation_id = annotation((labels(hunk) if labels else None) or label)
-        if annotation_id is None:
-            edits.append(types.TextEdit(range=text_range, new_text=hunk.text))
-        else:
-            edits.append(
-                types.AnnotatedTextEdit(
-                    range=text_range, new_text=hunk.text, annotation_id=annotation_id
+            for label, id_ in self._ids.items()
+        }
+
+    def file_edits(self, change: FileChange) -> list[DocumentChange]:
+        uri = uri_of(self.root, change.path)
+        label = change.descriptions[-1] if change.descriptions else "change"
+        if change.after is None:
+            return [types.DeleteFile(uri=uri, annotation_id=self.annotation(label))]
+        out: list[DocumentChange] = []
+        version = None
+        if change.before is None:
+            out.append(
+                types.CreateFile(
+                    uri=uri,
+                    options=types.CreateFileOptions(overwrite=False, ignore_if_exists=False),
+                    annotation_id=self.annotation(label),
                 )
             )
-    if edits:
-        out.append(
-            types.TextDocumentEdit(
-                text_document=types.OptionalVersionedTextDocumentIdentifier(
-                    uri=uri, version=version
-                ),
-                edits=edits,
+        elif change.source is not None:
+            out.append(
+                types.RenameFile(
+                    old_uri=uri_of(self.root, change.source),
+                    new_uri=uri,
+                    options=types.RenameFileOptions(overwrite=False, ignore_if_exists=False),
+                    annotation_id=self.annotation(label),
+                )
             )
-        )
-    return out
+        else:
+            version = self.versions(change.path, change.before)
+        if edits := self._text_edits(change.before or "", change.after, change, label):
+            out.append(
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(
+                        uri=uri, version=version
+                    ),
+                    edits=edits,
+                )
+            )
+        return out
+
+    def _text_edits(
+        self, before: str, after: str, change: FileChange, label: str
+    ) -> list[types.TextEdit | types.AnnotatedTextEdit]:
+        """The hunks of ``before`` -> ``after``, each annotated with the edit it comes from."""
+        labels = _labels(change, self.records) if self.annotate else None
+        starts = positions.line_starts(before)
+        edits: list[types.TextEdit | types.AnnotatedTextEdit] = []
+        for hunk in hunks(before, after):
+            text_range = types.Range(
+                start=positions.position(before, hunk.start, self.encoding, starts),
+                end=positions.position(before, hunk.end, self.encoding, starts),
+            )
+            annotation_id = self.annotation((labels(hunk) if labels else None) or label)
+            if annotation_id is None:
+                edits.append(types.TextEdit(range=text_range, new_text=hunk.text))
+            else:
+                edits.append(
+                    types.AnnotatedTextEdit(
+                        range=text_range, new_text=hunk.text, annotation_id=annotation_id
+                    )
+                )
+        return edits
 
 
 def _labels(change: FileChange, records: Sequence[EditRecord]) -> Callable[[Hunk], str | None]:
@@ -163,7 +161,10 @@ def _labels(change: FileChange, records: Sequence[EditRecord]) -> Callable[[Hunk
     opcodes are worked out once, on the lines between its common head and tail.
     """
     own = [r for r in records if r.path in (change.path, change.source) and r.after is not None]
-    steps = [(r.description, _opcodes(r.before or "", r.after or "")) for r in reversed(own)]
+    steps = [
+        (r.description, _opcodes(split_lines(r.before or ""), split_lines(r.after or "")))
+        for r in reversed(own)
+    ]
 
     def label(hunk: Hunk) -> str | None:
         start, end = hunk.after_lines
@@ -183,9 +184,8 @@ def _labels(change: FileChange, records: Sequence[EditRecord]) -> Callable[[Hunk
     return label
 
 
-def _opcodes(before: str, after: str) -> list[tuple[str, int, int, int, int]]:
-    """Line opcodes of before -> after, with the common head and tail matched directly."""
-    old, new = split_lines(before), split_lines(after)
+def _opcodes(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """Line opcodes of old -> new, with the common head and tail matched directly."""
     head = 0
     while head < min(len(old), len(new)) and old[head] == new[head]:
         head += 1

@@ -2,9 +2,10 @@
 
 Serves the repository's ``ScriptedServer`` (tests/support/openai_server.py)
 with one task's script: two ``edit`` calls on ``calc.py`` in one turn (two
-hunks, each with its own description), then ``finish``. Prints one JSON
-line ``{"base_url", "model"}`` when it listens; when its standard input
-closes, prints a JSON report of what it received and exits.
+hunks, each with its own description: ``FIX`` of tests/support/scripted_task.py
+for ``add``, and one for ``halve``), then ``finish``. Prints one JSON line
+``{"base_url", "model"}`` when it listens; when its standard input closes,
+prints a JSON report of what it received and exits.
 
 Usage: python model_server.py API_KEY
 """
@@ -18,30 +19,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.support.openai_server import Call, ScriptedServer, Turn
+from tests.support.scripted_task import FIX, edit
 
 MODEL = "e2e-scripted"
-FIX_ADD = Call(
-    "edit",
-    {
-        "path": "calc.py",
-        "old": "def add(a, b):\n    return a - b\n",
-        "new": "def add(a, b):\n    return a + b\n",
-        "replace_all": None,
-        "description": "add adds",
-    },
-)
-FLOOR_HALVE = Call(
-    "edit",
-    {
-        "path": "calc.py",
-        "old": "    return x / 2\n",
-        "new": "    return x // 2\n",
-        "replace_all": None,
-        "description": "halve floors",
-    },
-)
+FLOOR_HALVE = edit("    return x / 2\n", "    return x // 2\n", "halve floors")
 FINISH = Call("finish", {"summary": "add adds; halve floors."})
-SCRIPT = [Turn(tool_calls=[FIX_ADD, FLOOR_HALVE]), Turn(tool_calls=[FINISH])]
+SCRIPT = [Turn(tool_calls=[FIX, FLOOR_HALVE]), Turn(tool_calls=[FINISH])]
 
 
 def report(server: ScriptedServer) -> dict[str, object]:

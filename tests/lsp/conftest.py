@@ -1,8 +1,9 @@
 """Fixtures of the LSP tests: a project on disk and editors opened on it.
 
-A module says what its project holds by overriding ``project_files``, and
-what its servers are configured with, beyond the scripted model, by
-overriding ``editor_settings``."""
+The project holds the calc.py of ``tests.support.scripted_task`` unless a
+module says otherwise by overriding ``project_files``; its servers are
+configured with the scripted model, and whatever a module's
+``editor_settings`` adds."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ import pytest_asyncio
 
 from tests.lsp.editor import Editors, settings_for
 from tests.support.openai_server import ScriptedServer
+from tests.support.scripted_task import CALC
 
 
 @pytest.fixture
 def project_files() -> dict[str, str]:
-    return {}
+    return {"calc.py": CALC}
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ load them into buffers), so the result is in the buffers, not on disk.
 
 ``Editors`` (``launch`` / ``stop``) starts and stops servers for a test
 without pytest-lsp's fixture, so a test can be parametrised over both
-editors; ``steps`` holds the ``surehand/step`` notifications; ``ask`` /
+editors (``FLAVOURS``); ``steps`` holds the ``surehand/step`` notifications; ``ask`` /
 ``command`` / ``wait_until`` keep every await of a test bounded. Code action
 results are read as editors read them (a ``Command`` is the one whose
 ``command`` is a string), which lsprotocol's converter gets wrong.
@@ -40,6 +40,7 @@ from pytest_lsp.client import make_test_lsp_client
 from lsp_server import positions
 
 PRESETS = {"vscode": "visual-studio-code", "neovim": "neovim@v0.11"}
+FLAVOURS = list(PRESETS)
 SERVER = [sys.executable, "-m", "lsp_server"]
 STEP = "surehand/step"
 TIMEOUT = 15.0  # seconds any one await of a test may take
@@ -337,6 +338,13 @@ class Editors:
         return await asyncio.wait_for(
             start(client, flavour, self.root, {**self.settings, **overrides}), TIMEOUT
         )
+
+    async def applying(self, flavour: str) -> Editor:
+        """An editor that applies every proposal (Neovim's user is asked, and answers Apply)."""
+        editor = await self.open(flavour)
+        if flavour == "neovim":
+            editor.choices = ["Apply"] * 4
+        return editor
 
     async def close(self) -> None:
         for client in self.clients:

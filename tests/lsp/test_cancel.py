@@ -21,27 +21,13 @@ from pygls.exceptions import JsonRpcRequestCancelled
 
 from tests.lsp.editor import Editor, Editors, ask, command, wait_until
 from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
+from tests.support.scripted_task import CALC, FIX
 
 pytestmark = pytest.mark.asyncio
 
-CALC = "def add(a, b):\n    return a - b\n"
-FIX = Call(
-    "edit",
-    {
-        "path": "calc.py",
-        "old": "    return a - b\n",
-        "new": "    return a + b\n",
-        "replace_all": None,
-        "description": "add adds",
-    },
-)
 SLEEP = Call("run_command", {"command": "sleep 30", "timeout": None})
+NOTHING_TO_DO = Call("finish", {"summary": "Nothing to do."})
 PROMPTLY = 2.0  # seconds between the cancel and the ask's answer
-
-
-@pytest.fixture
-def project_files() -> dict[str, str]:
-    return {"calc.py": CALC}
 
 
 @pytest.fixture
@@ -66,35 +52,41 @@ def sleepers(editor: Editor) -> list[int]:
     return found
 
 
-async def start_ask(editor: Editor, request_id: str) -> asyncio.Future:
-    """Send an ask as a raw request (so it can be cancelled by id); its future."""
+ASK_ID = "ask-1"  # the JSON-RPC id of the ask, for $/cancelRequest
+
+
+async def ask_mid_flight(
+    editor: Editor, model: ScriptedServer, waiting_on: str
+) -> tuple[asyncio.Future, str]:
+    """Start an ask that stages the fix, then waits on the model (a reply that never comes)
+    or on its command (``sleep 30``); its answer to come and its progress token, once it waits.
+
+    The ask is sent as a raw request, so that it can be cancelled by its id."""
+    if waiting_on == "model":
+        model.add(Turn(tool_calls=[FIX]), Hang())
+    else:
+        model.add(Turn(tool_calls=[FIX, SLEEP]))
     params = types.ExecuteCommandParams(command="surehand.ask", arguments=[{"task": "Fix add."}])
-    return asyncio.wrap_future(
-        editor.client.protocol.send_request(
-            types.WORKSPACE_EXECUTE_COMMAND, params, msg_id=request_id
-        )
+    pending = asyncio.wrap_future(
+        editor.client.protocol.send_request(types.WORKSPACE_EXECUTE_COMMAND, params, msg_id=ASK_ID)
     )
-
-
-async def mid_flight(editor: Editor, model: ScriptedServer, waiting_on: str) -> str:
-    """Wait until the task is waiting on the model or on its command; its progress token."""
     if waiting_on == "model":
         await wait_until(lambda: len(model.completions) == 2, what="the hanging model request")
     else:
         await wait_until(lambda: sleepers(editor), what="the command's process")
     tokens = list(editor.client.progress_reports)
     assert len(tokens) == 1, tokens
-    return tokens[0]
+    return pending, tokens[0]
 
 
-async def cancel(editor: Editor, how: str, token: str, request_id: str) -> None:
+async def cancel(editor: Editor, how: str, token: str) -> None:
     client = editor.client
     if how == "progress":
         client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
     elif how == "surehand.cancel":
         assert await command(client, "surehand.cancel") == {"cancelled": True}
     elif how == "cancelRequest":
-        client.cancel_request(types.CancelParams(id=request_id))
+        client.cancel_request(types.CancelParams(id=ASK_ID))
     else:
         assert await command(client, "surehand.reset") == {"reset": True}
 
@@ -126,15 +118,10 @@ async def test_cancel_mid_task(
 ):
     editor = await editors.open("vscode")
     editor.open("calc.py")
-    if waiting_on == "model":
-        openai_server.add(Turn(tool_calls=[FIX]), Hang())
-    else:
-        openai_server.add(Turn(tool_calls=[FIX, SLEEP]))
-    pending = await start_ask(editor, "ask-1")
-    token = await mid_flight(editor, openai_server, waiting_on)
+    pending, token = await ask_mid_flight(editor, openai_server, waiting_on)
 
     began = time.monotonic()
-    await cancel(editor, how, token, "ask-1")
+    await cancel(editor, how, token)
     result = await answer(pending)
 
     assert time.monotonic() - began < PROMPTLY
@@ -154,12 +141,7 @@ async def test_cancel_mid_task(
 
 async def cancel_a_task(editor: Editor, model: ScriptedServer, waiting_on: str) -> None:
     """Start an ask that stages the fix, then cancel it while it waits."""
-    if waiting_on == "model":
-        model.add(Turn(tool_calls=[FIX]), Hang())
-    else:
-        model.add(Turn(tool_calls=[FIX, SLEEP]))
-    pending = await start_ask(editor, "ask-1")
-    await mid_flight(editor, model, waiting_on)
+    pending, _ = await ask_mid_flight(editor, model, waiting_on)
     await command(editor.client, "surehand.cancel")
     assert (await answer(pending))["outcome"] == "cancelled"
 
@@ -169,9 +151,7 @@ async def test_an_ask_while_one_runs_is_refused_at_once(
 ):
     editor = await editors.open("vscode")
     editor.open("calc.py")
-    openai_server.add(Turn(tool_calls=[FIX]), Hang())
-    pending = await start_ask(editor, "ask-1")
-    await mid_flight(editor, openai_server, "model")
+    pending, _ = await ask_mid_flight(editor, openai_server, "model")
 
     second = await ask(editor.client, "Something else.", timeout=PROMPTLY)
 
@@ -191,7 +171,7 @@ async def test_after_a_cancel_the_next_ask_sends_a_valid_conversation(
     editor.open("calc.py")
     await cancel_a_task(editor, openai_server, waiting_on)
 
-    openai_server.add(Turn(tool_calls=[Call("finish", {"summary": "Nothing to do."})]))
+    openai_server.add(Turn(tool_calls=[NOTHING_TO_DO]))
     result = await ask(editor.client, "Say hello.")
 
     assert result["ending"] == "finished", result
@@ -215,7 +195,7 @@ async def test_a_cancelled_tasks_edits_are_not_proposed_by_the_next_ask(
     editor.open("calc.py")
     await cancel_a_task(editor, openai_server, "model")
 
-    openai_server.add(Turn(tool_calls=[Call("finish", {"summary": "Nothing to do."})]))
+    openai_server.add(Turn(tool_calls=[NOTHING_TO_DO]))
     result = await ask(editor.client, "Say hello.")
 
     assert result["summary"] == "Nothing to do."
@@ -229,9 +209,7 @@ async def test_shutting_down_mid_task_stops_it(editors: Editors, openai_server: 
     the server at once, and the command's process does not outlive it."""
     editor = await editors.open("vscode")
     editor.open("calc.py")
-    openai_server.add(Turn(tool_calls=[FIX, SLEEP]))
-    await start_ask(editor, "ask-1")
-    await mid_flight(editor, openai_server, "command")
+    await ask_mid_flight(editor, openai_server, "command")
     running = sleepers(editor)
 
     server = editor.client._server

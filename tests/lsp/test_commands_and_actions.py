@@ -13,10 +13,10 @@ from lsprotocol import types
 
 from tests.lsp.editor import TIMEOUT, Editor, Editors, ask, command
 from tests.support.openai_server import Call, ScriptedServer, Turn
+from tests.support.scripted_task import CALC, FINISH, FIX, task_sent
 
 pytestmark = pytest.mark.asyncio
 
-CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n"
 TEST_CALC = (
     "import unittest\n\nfrom calc import add\n\n\n"
     "class AddTest(unittest.TestCase):\n"
@@ -24,17 +24,6 @@ TEST_CALC = (
 )
 # Leaves a file where it runs and prints where that is.
 CHECK = "import os\nopen('ran.txt', 'w').write('x')\nprint('checked in', os.getcwd())\n"
-FIX = Call(
-    "edit",
-    {
-        "path": "calc.py",
-        "old": "def add(a, b):\n    return a - b\n",
-        "new": "def add(a, b):\n    return a + b\n",
-        "replace_all": None,
-        "description": "add adds",
-    },
-)
-FINISH = Call("finish", {"summary": "add now adds."})
 RUN_CHECK = Call("run_command", {"command": "python3 check.py", "timeout": None})
 
 
@@ -116,6 +105,11 @@ async def code_actions(
     return list(actions or [])
 
 
+async def run(editor: Editor, action: types.CodeAction) -> dict:
+    """The action's command, run as the editor runs it when the user picks the action."""
+    return await command(editor.client, action.command.command, *action.command.arguments)
+
+
 def span(a: int, b: int, c: int, d: int) -> types.Range:
     return types.Range(
         start=types.Position(line=a, character=b), end=types.Position(line=c, character=d)
@@ -149,11 +143,10 @@ async def test_a_diagnostic_gets_a_fix_this_action(editors: Editors, openai_serv
     ]
 
     openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
-    result = await command(editor.client, action.command.command, *action.command.arguments)
+    result = await run(editor, action)
 
     assert result["outcome"] == "applied", result
-    sent = openai_server.completions[0].body["messages"][-1]["content"]
-    assert sent == (
+    assert task_sent(openai_server, 0) == (
         "Fix this problem: add subtracts\n\nThe user is in calc.py.\n\n"
         "Lines 2-2 of calc.py, which the request is about:\n2→    return a - b"
     )
@@ -180,11 +173,10 @@ async def test_a_selection_gets_one_action_that_sends_its_lines(
     ]
 
     openai_server.add(Turn(content="It subtracts."))
-    result = await command(editor.client, action.command.command, *action.command.arguments)
+    result = await run(editor, action)
 
     assert result["summary"] == "It subtracts.", result
-    sent = openai_server.completions[0].body["messages"][-1]["content"]
-    assert sent == (
+    assert task_sent(openai_server, 0) == (
         "Fix the selected code.\n\nThe user is in calc.py.\n\n"
         "Lines 1-2 of calc.py, which the request is about:\n1→def add(a, b):\n2→    return a - b"
     )

@@ -12,28 +12,14 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from tests.lsp.editor import Editor, Editors, ask, command
+from tests.lsp.editor import FLAVOURS, Editor, Editors, ask, command
 from tests.support.openai_server import Call, ScriptedServer, Turn
+from tests.support.scripted_task import CALC, edit
 
 pytestmark = pytest.mark.asyncio
 
-FLAVOURS = ["vscode", "neovim"]
 FINISH = Call("finish", {"summary": "Done."})
 UNITS = {"utf-16": lambda s: len(s.encode("utf-16-le")) // 2, "utf-8": lambda s: len(s.encode())}
-
-
-def edit(path: str, old: str, new: str, description: str = "fix") -> Call:
-    return Call(
-        "edit",
-        {"path": path, "old": old, "new": new, "replace_all": None, "description": description},
-    )
-
-
-async def opened(editors: Editors, flavour: str) -> Editor:
-    editor = await editors.open(flavour)
-    if flavour == "neovim":
-        editor.choices = ["Apply"]
-    return editor
 
 
 def text_edits(editor: Editor) -> list[types.TextEdit]:
@@ -48,11 +34,11 @@ def point(range_: types.Range) -> tuple[int, int, int, int]:
 
 # -- CRLF ---------------------------------------------------------------------------------
 
-CRLF = "def add(a, b):\r\n    return a - b\r\n\r\n\r\ndef sub(a, b):\r\n    return a - b\r\n"
+CRLF = CALC.replace("\n", "\r\n")
 SUM = edit(
-    "calc.py",
     "def add(a, b):\n    return a - b\n",
     "def add(a, b):\n    # the sum\n    return a + b\n",
+    "the sum",
 )
 
 
@@ -63,7 +49,7 @@ async def test_a_crlf_document_stays_crlf(
     editors: Editors, openai_server: ScriptedServer, project: Path, flavour: str, where: str
 ):
     (project / "calc.py").write_bytes(CRLF.encode())
-    editor = await opened(editors, flavour)
+    editor = await editors.applying(flavour)
     if where == "open":
         editor.open("calc.py")
     openai_server.add(Turn(tool_calls=[SUM]), Turn(tool_calls=[FINISH]))
@@ -94,8 +80,8 @@ LINES = [
     'TAIL = "nai\u0308ve 🎉 ünïcode" + "x"',
 ]
 UNICODE = "".join(LINES)
-GREET = edit("u.py", '" — ok"', '" — fine"', "greeting")
-TAIL = edit("u.py", '+ "x"', '+ "y"', "tail")
+GREET = edit('" — ok"', '" — fine"', "greeting", path="u.py")
+TAIL = edit('+ "x"', '+ "y"', "tail", path="u.py")
 UNICODE_FIXED = UNICODE.replace(" — ok", " — fine").replace('+ "x"', '+ "y"')
 
 
@@ -104,7 +90,7 @@ async def test_ranges_after_non_ascii_text(
     editors: Editors, openai_server: ScriptedServer, project: Path, flavour: str
 ):
     (project / "u.py").write_text(UNICODE, encoding="utf-8")
-    editor = await opened(editors, flavour)
+    editor = await editors.applying(flavour)
     editor.open("u.py")
     openai_server.add(Turn(tool_calls=[GREET, TAIL]), Turn(tool_calls=[FINISH]))
 
@@ -127,7 +113,7 @@ async def test_typing_after_non_ascii_text_reaches_the_agent_exactly(
     encoding. The agent's edit quotes the typed text, so it only applies if the server's
     copy of the buffer is exact."""
     (project / "u.py").write_text(UNICODE, encoding="utf-8")
-    editor = await opened(editors, flavour)
+    editor = await editors.applying(flavour)
     uri = editor.open("u.py")
     units = UNITS[editor.encoding]
     column = units(LINES[0].rstrip("\n"))  # end of line 0, after "cafe\u0301"
@@ -156,8 +142,8 @@ async def test_typing_after_non_ascii_text_reaches_the_agent_exactly(
     openai_server.add(
         Turn(
             tool_calls=[
-                edit("u.py", "cafe\u0301" + typed_0, "cafe\u0301" + typed_0 + "!", "bang"),
-                edit("u.py", "🎉" + typed_5 + " ü", "🎉" + typed_5 + " u", "plain u"),
+                edit("cafe\u0301" + typed_0, "cafe\u0301" + typed_0 + "!", "bang", path="u.py"),
+                edit("🎉" + typed_5 + " ü", "🎉" + typed_5 + " u", "plain u", path="u.py"),
             ]
         ),
         Turn(tool_calls=[FINISH]),

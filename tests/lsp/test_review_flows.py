@@ -5,36 +5,17 @@ VS Code's per-change review (annotations) with what the model is told after it."
 from __future__ import annotations
 
 import asyncio
-import shlex
 from pathlib import Path
 
 import pytest
 from lsprotocol import types
 
-from tests.lsp.editor import Editor, Editors, ask, command, wait_until
+from tests.lsp.editor import FLAVOURS, Editor, Editors, ask, command
+from tests.lsp.gate import Gate
 from tests.support.openai_server import Call, ScriptedServer, Turn
+from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit, task_sent
 
 pytestmark = pytest.mark.asyncio
-
-CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n"
-FIXED = CALC.replace("return a - b", "return a + b", 1)
-FIX = Call(
-    "edit",
-    {
-        "path": "calc.py",
-        "old": "def add(a, b):\n    return a - b\n",
-        "new": "def add(a, b):\n    return a + b\n",
-        "replace_all": None,
-        "description": "add adds",
-    },
-)
-FINISH = Call("finish", {"summary": "add now adds."})
-FLAVOURS = ["vscode", "neovim"]
-
-
-@pytest.fixture
-def project_files() -> dict[str, str]:
-    return {"calc.py": CALC}
 
 
 @pytest.fixture
@@ -42,39 +23,19 @@ def editor_settings() -> dict:
     return {"commandAllowlist": ["python3"]}
 
 
-async def opened(editors: Editors, flavour: str) -> Editor:
-    """An editor of ``flavour`` that will apply every proposal (Neovim is asked first)."""
-    editor = await editors.open(flavour)
-    if flavour == "neovim":
-        editor.choices = ["Apply"] * 4
-    return editor
+async def ask_while_typing(
+    editor: Editor, model: ScriptedServer, gate: Gate, old: str, new: str
+) -> dict:
+    """Ask for the fix; while the agent waits at the gate, the user replaces ``old`` by ``new``.
 
-
-class Gate:
-    """A command that blocks until the test opens the gate: the agent is mid-task."""
-
-    def __init__(self, tmp_path: Path) -> None:
-        self.path = tmp_path / "gate-open"
-
-    def call(self) -> Call:
-        code = f"import os, time\nwhile not os.path.exists({str(self.path)!r}): time.sleep(0.02)"
-        return Call("run_command", {"command": shlex.join(["python3", "-c", code]), "timeout": 20})
-
-    async def reached(self, editor: Editor) -> None:
-        await wait_until(
-            lambda: any(
-                s["kind"] == "ToolStarted" and s.get("tool") == "run_command" for s in editor.steps
-            ),
-            what="the agent to run the gate command",
-        )
-
-    def open(self) -> None:
-        self.path.write_text("")
-
-
-async def synced(editor: Editor) -> None:
-    """Wait until the server has handled every notification sent so far (it answers in order)."""
-    await command(editor.client, "surehand.status")
+    The proposal comes after the typing has reached the server."""
+    model.add(Turn(tool_calls=[FIX, gate.call()]), Turn(tool_calls=[FINISH]))
+    task = asyncio.ensure_future(ask(editor.client, "Fix add."))
+    await gate.reached(editor)
+    editor.type("calc.py", old, new)
+    await command(editor.client, "surehand.status")  # answered after every notification sent
+    gate.open()
+    return await task
 
 
 # -- the user types while the task runs ----------------------------------------------------
@@ -84,7 +45,7 @@ async def synced(editor: Editor) -> None:
 async def test_typing_as_the_edit_arrives_is_rebased_and_proposed_again(
     editors: Editors, openai_server: ScriptedServer, flavour: str
 ):
-    editor = await opened(editors, flavour)
+    editor = await editors.applying(flavour)
     editor.open("calc.py")
     editor.before_apply.append(
         lambda e: e.type("calc.py", "def sub(a, b):", "def sub(a, b):  # mine")
@@ -107,25 +68,24 @@ async def test_typing_as_the_edit_arrives_is_rebased_and_proposed_again(
 async def test_typing_while_the_agent_works_rebases_the_first_proposal(
     editors: Editors, openai_server: ScriptedServer, tmp_path: Path, flavour: str
 ):
-    editor = await opened(editors, flavour)
+    editor = await editors.applying(flavour)
     editor.open("calc.py")
-    gate = Gate(tmp_path)
-    openai_server.add(Turn(tool_calls=[FIX, gate.call()]), Turn(tool_calls=[FINISH]))
 
-    task = asyncio.ensure_future(ask(editor.client, "Fix add."))
-    await gate.reached(editor)
-    editor.type("calc.py", "def add(a, b):\n", "# the user's note\ndef add(a, b):\n")
-    await synced(editor)
-    gate.open()
-    result = await task
+    result = await ask_while_typing(
+        editor,
+        openai_server,
+        Gate(tmp_path),
+        "def add(a, b):\n",
+        "# the user's note\ndef add(a, b):\n",
+    )
 
     expected = "# the user's note\n" + FIXED
     assert editor.text("calc.py") == expected
     assert (result["outcome"], result["files"]) == ("applied", {"calc.py": "applied"}), result
     assert len(editor.edits) == 1, "rebased before it was sent: one proposal"
-    edit = editor.edits[0].edit.document_changes[0]
-    assert edit.text_document.version == 2
-    assert edit.edits[0].range == types.Range(
+    sent = editor.edits[0].edit.document_changes[0]
+    assert sent.text_document.version == 2
+    assert sent.edits[0].range == types.Range(
         start=types.Position(line=2, character=0), end=types.Position(line=3, character=0)
     )
 
@@ -134,17 +94,12 @@ async def test_typing_while_the_agent_works_rebases_the_first_proposal(
 async def test_typing_on_the_agents_line_before_it_proposes_is_a_conflict(
     editors: Editors, openai_server: ScriptedServer, tmp_path: Path, flavour: str
 ):
-    editor = await opened(editors, flavour)
+    editor = await editors.applying(flavour)
     editor.open("calc.py")
-    gate = Gate(tmp_path)
-    openai_server.add(Turn(tool_calls=[FIX, gate.call()]), Turn(tool_calls=[FINISH]))
 
-    task = asyncio.ensure_future(ask(editor.client, "Fix add."))
-    await gate.reached(editor)
-    editor.type("calc.py", "    return a - b\n", "    return b + a\n")
-    await synced(editor)
-    gate.open()
-    result = await task
+    result = await ask_while_typing(
+        editor, openai_server, Gate(tmp_path), "    return a - b\n", "    return b + a\n"
+    )
 
     assert editor.text("calc.py") == CALC.replace("return a - b", "return b + a", 1)
     assert result["outcome"] == "conflict", result
@@ -157,7 +112,7 @@ async def test_typing_on_the_agents_line_before_it_proposes_is_a_conflict(
 async def test_typing_on_the_agents_line_as_the_edit_arrives_is_a_conflict(
     editors: Editors, openai_server: ScriptedServer
 ):
-    editor = await opened(editors, "vscode")
+    editor = await editors.applying("vscode")
     editor.open("calc.py")
     editor.before_apply.append(lambda e: e.type("calc.py", "return a - b", "return b + a"))
     openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
@@ -172,7 +127,7 @@ async def test_typing_on_the_agents_line_as_the_edit_arrives_is_a_conflict(
 
     openai_server.add(Turn(content="OK."))
     await ask(editor.client, "Thanks.")
-    told = openai_server.completions[-1].body["messages"][-1]["content"]
+    told = task_sent(openai_server)
     assert "clashed with the user's own edits" in told
     assert "calc.py (1 hunks)" in told
 
@@ -184,16 +139,16 @@ async def test_typing_on_the_agents_line_as_the_edit_arrives_is_a_conflict(
 async def test_a_file_that_is_not_open_is_edited_with_version_null(
     editors: Editors, openai_server: ScriptedServer, project: Path, flavour: str
 ):
-    editor = await opened(editors, flavour)
+    editor = await editors.applying(flavour)
     openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
 
     result = await ask(editor.client, "Fix add.")
 
     assert (result["outcome"], result["files"]) == ("applied", {"calc.py": "applied"}), result
-    edit = editor.edits[0].edit.document_changes[0]
-    assert isinstance(edit, types.TextDocumentEdit)
-    assert edit.text_document.uri == editor.uri("calc.py")
-    assert edit.text_document.version is None
+    sent = editor.edits[0].edit.document_changes[0]
+    assert isinstance(sent, types.TextDocumentEdit)
+    assert sent.text_document.uri == editor.uri("calc.py")
+    assert sent.text_document.version is None
     assert editor.text("calc.py") == FIXED, "the editor opened it to apply the edit"
     assert (project / "calc.py").read_text() == CALC
 
@@ -204,7 +159,7 @@ async def test_create_delete_and_move(
 ):
     (project / "old.py").write_text("OLD = 1\n")
     (project / "a.py").write_text("def f():\n    return 1\n")
-    editor = await opened(editors, flavour)
+    editor = await editors.applying(flavour)
     editor.open("a.py")
     patch = (
         "*** Begin Patch\n*** Update File: a.py\n*** Move to: pkg/b.py\n@@ def f():\n"
@@ -270,15 +225,6 @@ def _uris(change) -> list[str]:
 # -- annotations: VS Code's per-change review --------------------------------------------------
 
 BUGGY = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a + b\n"
-
-
-def edit(old: str, new: str, description: str, path: str = "calc.py") -> Call:
-    return Call(
-        "edit",
-        {"path": path, "old": old, "new": new, "replace_all": None, "description": description},
-    )
-
-
 FIX_ADD = edit("    return a - b\n", "    return a + b\n", "add adds")
 FIX_MUL = edit("    return a + b\n", "    return a * b\n", "mul multiplies")
 
@@ -352,10 +298,9 @@ async def test_hunks_follow_their_edit_through_later_edits(
         (1, "    return a + b\n", "add adds"),
         (5, "    return a * b\n", "mul multiplies"),
     ]
-    assert editor.text("calc.py") == '"""Arithmetic."""\n\n\n' + BUGGY.replace(
-        "a - b", "a + b"
-    ).replace("    return a + b\n", "    return a * b\n").replace(
-        "    return a * b\n", "    return a + b\n", 1
+    assert editor.text("calc.py") == (
+        '"""Arithmetic."""\n\n\n'
+        "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n"
     )
 
 
@@ -374,7 +319,7 @@ async def test_rejecting_one_label_is_partly_applied_and_the_model_is_told(
 
     openai_server.add(Turn(content="OK."))
     await ask(editor.client, "Thanks.")
-    told = openai_server.completions[-1].body["messages"][-1]["content"]
+    told = task_sent(openai_server)
     assert "the user applied only some of your changes to calc.py" in told
 
 

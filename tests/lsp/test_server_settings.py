@@ -5,35 +5,19 @@ shows in anything the editor receives."""
 from __future__ import annotations
 
 import asyncio
-import shlex
 from pathlib import Path
 
 import pytest
 from lsprotocol import types
 
 from tests.lsp.editor import Editor, Editors, ask, command, settings_for, wait_until
-from tests.support.openai_server import Call, ScriptedServer, Turn
+from tests.lsp.gate import Gate
+from tests.support.openai_server import ScriptedServer, Turn
+from tests.support.scripted_task import FINISH, FIX, FIXED
 
 pytestmark = pytest.mark.asyncio
 
-CALC = "def add(a, b):\n    return a - b\n"
-FIX = Call(
-    "edit",
-    {
-        "path": "calc.py",
-        "old": "    return a - b\n",
-        "new": "    return a + b\n",
-        "replace_all": None,
-        "description": "add adds",
-    },
-)
-FINISH = Call("finish", {"summary": "add now adds."})
 SECRET = "sk-live-SECRET-0123456789abcdef"
-
-
-@pytest.fixture
-def project_files() -> dict[str, str]:
-    return {"calc.py": CALC}
 
 
 @pytest.fixture
@@ -79,7 +63,7 @@ async def test_invalid_settings_are_a_warning_and_the_server_keeps_working(
     openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
     result = await ask(editor.client, "Fix add.")
     assert result["outcome"] == "applied", result
-    assert editor.text("calc.py") == CALC.replace("a - b", "a + b")
+    assert editor.text("calc.py") == FIXED
     assert (await command(editor.client, "surehand.status"))["busy"] is False
 
 
@@ -113,17 +97,15 @@ async def test_a_configuration_changed_during_a_task_is_used_by_the_next_ask(
     editors: Editors, openai_server: ScriptedServer, second_model: ScriptedServer, tmp_path: Path
 ):
     editor = await editors.open("vscode", commandAllowlist=["python3"])
-    gate = tmp_path / "gate-open"
-    code = f"import os, time\nwhile not os.path.exists({str(gate)!r}): time.sleep(0.02)"
-    wait = Call("run_command", {"command": shlex.join(["python3", "-c", code]), "timeout": 20})
-    openai_server.add(Turn(tool_calls=[wait]), Turn(content="Done."))
+    gate = Gate(tmp_path)
+    openai_server.add(Turn(tool_calls=[gate.call()]), Turn(content="Done."))
     task = asyncio.ensure_future(ask(editor.client, "Wait."))
-    await wait_until(lambda: any(s["kind"] == "ToolStarted" for s in editor.steps))
+    await gate.reached(editor)
 
     await reconfigure(
         editor, settings_for(second_model.base_url, "second-model", tmp_path / "traces")
     )
-    gate.write_text("")
+    gate.open()
     assert (await task)["summary"] == "Done.", "the running task keeps its endpoint"
     second_model.add(Turn(content="Hello from the new model."))
     openai_server.add(Turn(content="Hello from the old model."))  # where it goes today

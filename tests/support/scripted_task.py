@@ -1,0 +1,30 @@
+"""The small task most end-to-end tests give a scripted model: fix ``add`` in calc.py.
+
+``CALC`` is the project's file, ``FIX`` the model's edit of it (``FIXED`` the
+result) and ``FINISH`` its last call; ``edit`` builds other edit calls, and
+``task_sent`` reads back what the model was asked.
+"""
+
+from __future__ import annotations
+
+from tests.support.openai_server import Call, ScriptedServer
+
+CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n"
+FIXED = CALC.replace("return a - b", "return a + b", 1)
+
+
+def edit(old: str, new: str, description: str, path: str = "calc.py") -> Call:
+    """An ``edit`` call replacing ``old`` by ``new`` in ``path``."""
+    return Call(
+        "edit",
+        {"path": path, "old": old, "new": new, "replace_all": None, "description": description},
+    )
+
+
+FIX = edit("def add(a, b):\n    return a - b\n", "def add(a, b):\n    return a + b\n", "add adds")
+FINISH = Call("finish", {"summary": "add now adds."})
+
+
+def task_sent(model: ScriptedServer, request: int = -1) -> str:
+    """The last message of a completion request: the task, after any notes for the model."""
+    return model.completions[request].body["messages"][-1]["content"]
