@@ -15,22 +15,26 @@ Sections
 
     The baseline, timed in the same run, is ``shutil.copytree`` of the same
     tree without ``node_modules`` and ``.git``; the last row is set-up /
-    copytree. Every sync is checked to write exactly the files that changed
-    (a wrong count is reported and the script exits 1).
+    copytree. Every sync is checked to write exactly the files that changed,
+    none when nothing did.
 
     ``steps``: the loop's own cost per step (everything but the model) with a
     model that answers at once, on the same 5,000-file repository: the
-    median step of a session making 20 ``view_file`` / ``grep`` /
-    ``list_files`` / ``edit`` calls, next to the bare operation each wraps
-    (reading the file, one ``rg`` run, a ``Path.rglob``, ``str.replace``)
-    timed in the same run. Every step is checked to have succeeded.
+    median step of ``--repeat`` sessions each making 20 ``view_file`` /
+    ``grep`` / ``list_files`` / ``edit`` calls, next to the median of the
+    bare operation each wraps (reading the file, one ``rg`` run, a
+    ``Path.rglob``, ``str.replace``), once per input, timed in the same run.
+    Every step is checked to have succeeded (and every ``grep`` to have
+    found matches).
 
     ``prompt``: the size of what every request carries before the
-    conversation: the system prompt and the tool schemas.
+    conversation: the system prompt and the tool schemas as the model
+    client sends them.
 
 How
-    Each figure is the median of ``--repeat`` runs in milliseconds, timed
-    with ``time.perf_counter``; timings are printed, never asserted.
+    Timings are medians in milliseconds, timed with ``time.perf_counter``
+    (shadow copy: of ``--repeat`` runs), printed, never asserted. A wrong
+    result is reported and the script exits 1.
 
 Run: ``.venv/bin/python tests/bench/agent_bench.py [--sections shadow] [--repeat N]``
 """
@@ -51,13 +55,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from agent.events import StepStarted
+from harness import expect, parser, run
+
+from agent.events import StepStarted, ToolFinished
+from agent.openai_client import _tool_payload
 from agent.proposal import Ending
 from agent.scripted import ScriptedModel, ScriptTurn
 from agent.session import Session, system_prompt
 from agent.settings import Settings
 from agent.shadow import ShadowCopy
 from agent.tools import default_tools
+from agent.tools.grep import find_ripgrep
 
 DEFAULT_REPEAT = 3
 PACKAGES, MODULES, FILES = 50, 10, 10  # 5,000 source files
@@ -73,10 +81,6 @@ ROW_ORDER = [
     f"sync, {DISK_CHANGES} disk changes",
     "copytree baseline",
 ]
-
-
-class WrongResult(Exception):
-    pass
 
 
 # -- the shadow copy -------------------------------------------------------------
@@ -133,9 +137,12 @@ def timed(action: Callable[[], T]) -> tuple[float, T]:
     return time.perf_counter() - began, value
 
 
-def expect(what: str, got: int, wanted: int) -> None:
-    if got != wanted:
-        raise WrongResult(f"{what}: wrote {got} files, expected {wanted}")
+def synced(shadow: ShadowCopy, texts: dict[str, str], what: str, wanted: int) -> float:
+    """Seconds of one sync, checked to write ``wanted`` files."""
+    seconds, report = timed(lambda: shadow.write(texts))
+    got = len(report.written)
+    expect(got == wanted, f"{what}: wrote {got} files, expected {wanted}")
+    return seconds
 
 
 def measure_shadow(root: Path, paths: list[str], repeat: int) -> dict[str, float]:
@@ -143,24 +150,20 @@ def measure_shadow(root: Path, paths: list[str], repeat: int) -> dict[str, float
     rows = measure_setup(root, paths, repeat)
     with ShadowCopy(root) as shadow:
         rows["sync, no change"] = median_ms(
-            [timed(lambda: shadow.write({}))[0] for _ in range(repeat)]
+            [synced(shadow, {}, "no change", 0) for _ in range(repeat)]
         )
         for count in STAGED_COUNTS:
             samples = []
-            for run in range(repeat):
-                texts = dict.fromkeys(paths[:count], f"STAGED = {run}\n")
-                seconds, report = timed(lambda texts=texts: shadow.write(texts))
-                expect(f"{count} staged", len(report.written), count)
-                samples.append(seconds)
-            shadow.write({})  # back to the disk's texts
+            for n in range(repeat):
+                texts = dict.fromkeys(paths[:count], f"STAGED = {n}\n")
+                samples.append(synced(shadow, texts, f"{count} staged", count))
+            synced(shadow, {}, f"{count} unstaged", count)  # back to the disk's texts
             rows[f"sync, {count} staged"] = median_ms(samples)
         samples = []
-        for run in range(repeat):
+        for n in range(repeat):
             for rel in paths[-DISK_CHANGES:]:
-                (root / rel).write_text(f"CHANGED = {run}\n", encoding="utf-8")
-            seconds, report = timed(lambda: shadow.write({}))
-            expect("disk changes", len(report.written), DISK_CHANGES)
-            samples.append(seconds)
+                (root / rel).write_text(f"CHANGED = {n}\n", encoding="utf-8")
+            samples.append(synced(shadow, {}, "disk changes", DISK_CHANGES))
         rows[f"sync, {DISK_CHANGES} disk changes"] = median_ms(samples)
     return rows
 
@@ -173,9 +176,9 @@ def measure_setup(root: Path, paths: list[str], repeat: int) -> dict[str, float]
         seconds, shadow = timed(lambda: ShadowCopy(root))
         setups.append(seconds)
         shadow.close()
-        expect("set-up", len(shadow.setup.written), len(paths) + 1)  # and .gitignore
-        if "node_modules" not in shadow.links:
-            raise WrongResult("node_modules was copied, not linked")
+        written = len(shadow.setup.written)
+        expect(written == len(paths) + 1, f"set-up: wrote {written} files")  # and .gitignore
+        expect("node_modules" in shadow.links, "node_modules was copied, not linked")
         with tempfile.TemporaryDirectory() as scratch:
             target = Path(scratch) / "copy"
             copies.append(timed(lambda t=target: shutil.copytree(root, t, ignore=ignore))[0])
@@ -204,27 +207,23 @@ def shadow_section(args: argparse.Namespace) -> None:
 # -- the loop's overhead per step --------------------------------------------------
 
 STEPS = 20  # timed steps per tool
+# Twenty patterns, each found in a tenth of the files.
+GREP_PATTERNS = [f"LIMIT_{f} = " for f in range(FILES)] + [f"def load_{f}" for f in range(FILES)]
+
+
+def _chosen(paths: list[str]) -> list[str]:
+    """``STEPS`` files spread through the repository."""
+    return paths[:: len(paths) // STEPS][:STEPS]
 
 
 def _calls(tool: str, paths: list[str]) -> list[tuple[str, dict[str, object]]]:
-    """``STEPS`` calls of one tool, each on another file or package (no call repeats)."""
-    chosen = paths[:: len(paths) // STEPS][:STEPS]
+    """``STEPS`` calls of one tool, each on another file, package or pattern."""
+    chosen = _chosen(paths)
     if tool == "view_file":
         return [("view_file", {"path": p, "start_line": None, "end_line": None}) for p in chosen]
     if tool == "grep":
-        return [
-            (
-                "grep",
-                {
-                    "pattern": f"LIMIT_{i} = ",
-                    "path": None,
-                    "glob": None,
-                    "ignore_case": None,
-                    "context": None,
-                },
-            )
-            for i in range(STEPS)
-        ]
+        unset = dict.fromkeys(("path", "glob", "ignore_case", "context"))
+        return [("grep", {"pattern": pattern, **unset}) for pattern in GREP_PATTERNS[:STEPS]]
     if tool == "list_files":
         return [("list_files", {"path": f"src/pkg_{i}", "glob": None}) for i in range(STEPS)]
     return [
@@ -244,13 +243,14 @@ def _calls(tool: str, paths: list[str]) -> list[tuple[str, dict[str, object]]]:
 
 def _baseline(tool: str, root: Path, paths: list[str]) -> Callable[[int], object]:
     """The bare operation each tool wraps, for the same inputs."""
-    chosen = paths[:: len(paths) // STEPS][:STEPS]
-    rg = Path(sys.executable).parent / "rg"
+    chosen = _chosen(paths)
     if tool == "view_file":
         return lambda i: (root / chosen[i]).read_text(encoding="utf-8")
     if tool == "grep":
+        rg = find_ripgrep()
+        expect(rg is not None, "no rg to time the grep baseline with")
         return lambda i: subprocess.run(
-            [str(rg), "-n", f"LIMIT_{i} = ", str(root)], capture_output=True, check=False
+            [str(rg), "-n", GREP_PATTERNS[i], str(root)], capture_output=True, check=False
         )
     if tool == "list_files":
         return lambda i: sorted((root / "src" / f"pkg_{i}").rglob("*.py"))
@@ -269,20 +269,24 @@ def _step_times(root: Path, tool: str, paths: list[str]) -> list[float]:
     settings = Settings(model="bench", trace_dir=tempfile.mkdtemp(prefix="surehand-bench-t-"))
     session = Session(root, model, settings)
     starts: list[float] = []
+    finished: list[ToolFinished] = []
 
     def on_event(event: object) -> None:
         if isinstance(event, StepStarted):
             starts.append(time.perf_counter())
+        elif isinstance(event, ToolFinished):
+            finished.append(event)
 
     proposal = asyncio.run(session.run("bench", on_event=on_event))
     starts.append(time.perf_counter())
     session.ctx.runner.close()
     shutil.rmtree(settings.trace_dir, ignore_errors=True)
-    failures = [m.content for m in session.conversation if m.role == "tool"][:-1]
-    if proposal.outcome.ending != Ending.FINISHED or any(
-        f.startswith(("Edit not applied", "There is no", "Invalid")) for f in failures
-    ):
-        raise WrongResult(f"{tool} steps failed: {failures[:1]}")
+    ending = proposal.outcome.ending
+    expect(ending == Ending.FINISHED, f"{tool} session ended {ending.name}")
+    expect(len(finished) == STEPS + 1, f"{tool}: {len(finished)} calls, expected {STEPS + 1}")
+    for event in finished:
+        ok = event.ok and event.summary != "no matches"
+        expect(ok, f"{tool} step {event.step} failed: {event.summary}")
     return [b - a for a, b in itertools.pairwise(starts)][:STEPS]
 
 
@@ -292,7 +296,8 @@ def steps_section(args: argparse.Namespace) -> None:
         paths = generate(root)
         print(
             f"\nper-step overhead (everything but the model; the model answers at once): "
-            f"{len(paths):,} files, median of {STEPS} steps, ms"
+            f"{len(paths):,} files; median of {STEPS * args.repeat} steps "
+            f"({args.repeat} x {STEPS}) and of {STEPS} bare ops, ms"
         )
         print(f"{'tool':<14}{'step':>10}{'bare op':>10}{'ratio':>9}")
         for tool in ("view_file", "grep", "list_files", "edit"):
@@ -306,20 +311,7 @@ def steps_section(args: argparse.Namespace) -> None:
 def prompt_section(args: argparse.Namespace) -> None:
     """What every request carries before the conversation: system prompt and tool specs."""
     tools = default_tools()
-    specs = [
-        json.dumps(
-            {
-                "type": "function",
-                "function": {
-                    "name": t.spec.name,
-                    "description": t.spec.description,
-                    "parameters": t.spec.parameters,
-                    "strict": True,
-                },
-            }
-        )
-        for t in tools.values()
-    ]
+    specs = [json.dumps(_tool_payload(t.spec)) for t in tools.values()]
     prompt = system_prompt(Path("/workspace/project"))
     total = len(prompt) + sum(map(len, specs))
     print(f"\nfixed context per request ({len(tools)} tools)")
@@ -338,29 +330,17 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sections", default=",".join(SECTIONS), help="comma-separated")
-    parser.add_argument("--repeat", type=int, default=DEFAULT_REPEAT)
-    args = parser.parse_args(argv)
-    args.sections = [s for s in args.sections.split(",") if s]
-    unknown = set(args.sections) - set(SECTIONS)
-    if unknown:
-        parser.error(f"unknown sections: {', '.join(sorted(unknown))}")
-    return args
+    return parser(__doc__, DEFAULT_REPEAT, "timed runs and sessions", SECTIONS).parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    began = time.perf_counter()
-    print(f"Python {sys.version.split()[0]}")
-    try:
+
+    def body() -> None:
         for name in args.sections:
             SECTIONS[name](args)
-    except WrongResult as error:
-        print(f"WRONG RESULT: {error}")
-        return 1
-    print(f"\ntotal {time.perf_counter() - began:.1f} s")
-    return 0
+
+    return run(body)
 
 
 if __name__ == "__main__":

@@ -57,14 +57,13 @@ import argparse
 import asyncio
 import contextlib
 import difflib
-import gc
 import json
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +74,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from harness import WrongResult, expect, median_ns, parser, positive, run  # noqa: E402
 from lsprotocol import converters, types  # noqa: E402
 from pytest_lsp import LanguageClient  # noqa: E402
 from pytest_lsp.client import make_test_lsp_client  # noqa: E402
@@ -85,7 +85,7 @@ from agent.workspace import Overlay  # noqa: E402
 from lsp_server import positions, workspace_edit  # noqa: E402
 from lsp_server.documents import uri_of  # noqa: E402
 from lsp_server.progress import STEP_NOTIFICATION  # noqa: E402
-from tests.lsp.editor import SERVER, Editor, start  # noqa: E402
+from tests.lsp.editor import SERVER, Editor, command, settings_for, start, stop  # noqa: E402
 from tests.support.openai_server import Call, Reply, ScriptedServer, Turn  # noqa: E402
 
 DEFAULT_REPEAT = 11
@@ -96,15 +96,7 @@ HUNKS = FILES * len(EDITED_UNITS)
 UTF16 = types.PositionEncodingKind.Utf16
 PACKAGES, MODULES = 50, 100  # the memory section's 5,000 files
 WHOLE_CHUNKS = 1 << 20  # the scripted model's piece size: one chunk per tool call
-
-
-class WrongResult(Exception):
-    pass
-
-
-def expect(ok: bool, message: str) -> None:
-    if not ok:
-        raise WrongResult(message)
+SECTIONS = ("build", "send", "memory")
 
 
 # -- the 50 files and their 200 edits -------------------------------------------------
@@ -225,23 +217,6 @@ def json_size(edit: types.WorkspaceEdit) -> int:
 # -- build ----------------------------------------------------------------------------
 
 
-def median_ms(call: Callable[[], object], repeat: int) -> float:
-    """Median wall time of ``call`` over ``repeat`` runs after a warm-up, gc off, in ms."""
-    call()
-    times = []
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(repeat):
-            began = time.perf_counter_ns()
-            call()
-            times.append(time.perf_counter_ns() - began)
-    finally:
-        if was_enabled:
-            gc.enable()
-    return statistics.median(times) / 1e6
-
-
 def line_hunks(proposal: Proposal) -> list[list[workspace_edit.Hunk]]:
     """``workspace_edit.hunks`` of every file: the diff ``build`` starts from."""
     return [workspace_edit.hunks(c.before or "", c.after or "") for c in proposal.changes]
@@ -271,15 +246,14 @@ def build_section(args: argparse.Namespace) -> dict[str, float]:
         ]
         hunked = [d.count("\n@@ ") for d in unified_diffs(pairs)]
         expect(hunked == [len(EDITED_UNITS)] * FILES, f"unified_diff hunks {hunked}")
-        rows = {
-            "build, annotated (200 labels)": median_ms(lambda: build(True), args.repeat),
-            "build, no annotations": median_ms(lambda: build(False), args.repeat),
-            "line hunks alone (hunks x 50)": median_ms(lambda: line_hunks(proposal), args.repeat),
-            "WorkspaceEdit to JSON": median_ms(
-                lambda: json.dumps(converter.unstructure(edit)), args.repeat
-            ),
-            "baseline: unified_diff x 50": median_ms(lambda: unified_diffs(pairs), args.repeat),
+        calls = {
+            "build, annotated (200 labels)": lambda: build(True),
+            "build, no annotations": lambda: build(False),
+            "line hunks alone (hunks x 50)": lambda: line_hunks(proposal),
+            "WorkspaceEdit to JSON": lambda: json.dumps(converter.unstructure(edit)),
+            "baseline: unified_diff x 50": lambda: unified_diffs(pairs),
         }
+        rows = {case: median_ns(call, args.repeat) / 1e6 for case, call in calls.items()}
         size = json_size(edit)
     lines = sum(module(f).count("\n") for f in range(FILES)) // FILES
     print(
@@ -359,8 +333,7 @@ class Connection:
         return process.pid
 
     async def command(self, name: str, *arguments: Any) -> Any:
-        params = types.ExecuteCommandParams(command=name, arguments=list(arguments) or None)
-        return await asyncio.wait_for(self.client.workspace_execute_command_async(params), 60)
+        return await command(self.client, name, *arguments, timeout=60)
 
     async def ask(self, task: str) -> tuple[float, float, dict[str, Any]]:
         """When ``surehand.ask`` was sent and answered, and its result."""
@@ -384,15 +357,13 @@ async def connect(root: Path, scratch: Path) -> AsyncIterator[Connection]:
         client = stamping_client(stamps)
         await client.start_io(*SERVER)
         try:
-            settings = {
-                "model": model.model,
-                "baseUrl": model.base_url,
-                "apiKey": "sk-bench",
-                "traceDir": str(scratch / "traces"),
-                "requestTimeout": 30,
-                "maxRetries": 0,
-                "maxSteps": FILES + 10,  # one turn a file; the default is 40
-            }
+            settings = settings_for(
+                model.base_url,
+                model.model,
+                scratch / "traces",
+                requestTimeout=30,
+                maxSteps=FILES + 10,  # one turn a file; the default is 40
+            )
             editor = await asyncio.wait_for(start(client, "vscode", root, settings), 30)
             server = Connection(client, editor, model, stamps)
             for _ in range(100):  # settings arrive after initialized: wait for them
@@ -403,12 +374,8 @@ async def connect(root: Path, scratch: Path) -> AsyncIterator[Connection]:
                 raise WrongResult("the server never took the settings")
             yield server
         finally:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(client.shutdown_session(), 10)
-            process = client._server
-            if process is not None and process.returncode is None:
-                process.kill()
-            await client.stop()
+            with contextlib.suppress(Exception):  # a slow exit must not hide the run's result
+                await stop(client)
 
 
 def ledger_script() -> list[Reply]:
@@ -564,19 +531,11 @@ def _edit_old_new(p: int, m: int) -> tuple[str, str]:
 def memory_script() -> list[Reply]:
     grep = {"pattern": "LIMIT_7_42 = ", "path": None, "glob": "*.py"}
     views = [Call("view_file", {"path": _src(p, m)}) for p, m in MEMORY_FILES]
-    edits = [
-        Call(
-            "edit",
-            {
-                "path": _src(p, m),
-                "old": _edit_old_new(p, m)[0],
-                "new": _edit_old_new(p, m)[1],
-                "replace_all": None,
-                "description": "ignore negative sizes",
-            },
-        )
-        for p, m in MEMORY_FILES
-    ]
+    edits = []
+    for p, m in MEMORY_FILES:
+        old, new = _edit_old_new(p, m)
+        edit = {"path": _src(p, m), "old": old, "new": new, "replace_all": None}
+        edits.append(Call("edit", {**edit, "description": "ignore negative sizes"}))
     return [
         Turn(tool_calls=[Call("grep", {**grep, "ignore_case": None, "context": None})]),
         Turn(tool_calls=views),
@@ -647,45 +606,29 @@ async def _memory_server(rows: dict[str, dict[str, int]]) -> None:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sections", default="build,send,memory", help="comma-separated")
-    parser.add_argument(
-        "--repeat",
-        type=int,
-        default=DEFAULT_REPEAT,
-        help=f"timed builds per case, after one warm-up (default: {DEFAULT_REPEAT})",
+    arguments = parser(
+        __doc__, DEFAULT_REPEAT, "timed builds per case, after one warm-up", SECTIONS
     )
-    parser.add_argument(
+    arguments.add_argument(
         "--asks",
-        type=int,
+        type=positive,
         default=DEFAULT_ASKS,
         help=f"asks sent to the server in the send section (default: {DEFAULT_ASKS})",
     )
-    args = parser.parse_args(argv)
-    args.sections = [s for s in args.sections.split(",") if s]
-    unknown = set(args.sections) - {"build", "send", "memory"}
-    if unknown:
-        parser.error(f"unknown sections: {', '.join(sorted(unknown))}")
-    if args.repeat < 1 or args.asks < 1:
-        parser.error("--repeat and --asks must be positive")
-    return args
+    return arguments.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    began = time.perf_counter()
-    print(f"Python {sys.version.split()[0]}")
-    try:
+
+    def body() -> None:
         build = build_section(args) if "build" in args.sections else {}
         if "send" in args.sections:
             send_section(args, build)
         if "memory" in args.sections:
             memory_section(args)
-    except WrongResult as error:
-        print(f"WRONG RESULT: {error}")
-        return 1
-    print(f"\ntotal {time.perf_counter() - began:.1f} s")
-    return 0
+
+    return run(body)
 
 
 if __name__ == "__main__":

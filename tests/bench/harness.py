@@ -1,0 +1,102 @@
+"""What every benchmark here shares: its arguments, its timer, and how a run ends.
+
+A benchmark checks each result before it times it; a wrong one raises
+``WrongResult`` (timing a wrong answer means nothing), which ``run`` reports
+as ``WRONG RESULT`` lines and exit status 1. Timings are printed, never
+asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable
+
+
+class WrongResult(Exception):
+    """A result that is not the expected one; the message says how it differs."""
+
+
+def expect(ok: bool, message: str) -> None:
+    if not ok:
+        raise WrongResult(message)
+
+
+def median_ns(call: Callable[[], object], repeat: int) -> float:
+    """Median wall time of ``call`` over ``repeat`` runs after one warm-up, gc off as
+    ``timeit`` does."""
+    call()
+    times = []
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            began = time.perf_counter_ns()
+            call()
+            times.append(time.perf_counter_ns() - began)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return statistics.median(times)
+
+
+def positive(value: str) -> int:
+    """An ``argparse`` type: an integer of at least 1."""
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be positive, not {number}")
+    return number
+
+
+def _names_of(known: list[str]) -> Callable[[str], list[str]]:
+    """An ``argparse`` type: a comma-separated list of some of ``known``."""
+
+    def parse(value: str) -> list[str]:
+        names = [name for name in value.split(",") if name]
+        unknown = sorted(set(names) - set(known))
+        if unknown:
+            raise argparse.ArgumentTypeError(
+                f"unknown: {', '.join(unknown)} (known: {', '.join(known)})"
+            )
+        return names
+
+    return parse
+
+
+def parser(
+    doc: str, repeat: int, what: str, sections: Iterable[str] = ()
+) -> argparse.ArgumentParser:
+    """A parser described by ``doc``'s first line, with ``--repeat`` (of ``what``) and,
+    given ``sections``, ``--sections`` (all by default)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument(
+        "--repeat", type=positive, default=repeat, help=f"{what} (default: {repeat})"
+    )
+    if names := list(sections):
+        everything = ",".join(names)
+        parser.add_argument(
+            "--sections",
+            type=_names_of(names),
+            default=everything,
+            help=f"comma-separated (default: {everything})",
+        )
+    return parser
+
+
+def run(body: Callable[[], None], header: str = "") -> int:
+    """Print the interpreter and ``header``, run ``body``, then any wrong result and the
+    total time; 1 if a result was wrong."""
+    began = time.perf_counter()
+    print(f"Python {sys.version.split()[0]}{header}")
+    status = 0
+    try:
+        body()
+    except WrongResult as error:
+        for line in str(error).splitlines():
+            print(f"WRONG RESULT: {line}")
+        status = 1
+    print(f"\ntotal {time.perf_counter() - began:.1f} s")
+    return status
