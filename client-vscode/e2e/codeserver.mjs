@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-export const CODE_SERVER = join(HERE, 'node_modules', '.bin', 'code-server');
+const CODE_SERVER = join(HERE, 'node_modules', '.bin', 'code-server');
 
 export class CodeServer {
   /**

@@ -207,6 +207,10 @@ async function scenario(bench, url) {
     await bench.codeLens(UI.hunkTitle(ACCEPTED)).first().waitFor({ timeout: 90_000 });
     await bench.codeLens(UI.hunkTitle(REJECTED)).first().waitFor({ timeout: 10_000 });
     await bench.waitFor(UI.reviewStatus(2), 10_000);
+    const added = bench.page.locator(UI.addedLines, { hasText: UI.addedTitle(ACCEPTED, 'replace 1 line with 1') }).first();
+    await added.waitFor({ timeout: 10_000 });
+    const shown = (await added.innerText()).replace(/\u00a0/g, ' ');
+    check(/\+\s*return a \+ b/.test(shown), `the added lines show\n${shown}`);
     await bench.screenshot('review');
   });
   await step(bench, `accept "${ACCEPTED}"`, async () => {

@@ -29,6 +29,9 @@ export const UI = {
   serverStopped: '.statusbar-item:has(.codicon-warning):has-text("surehand")',
   reviewStatus: (hunks) => `.statusbar-item:has-text("surehand: review ${hunks} hunk")`,
   hunkTitle: (label) => `surehand: ${label}`,
+  // The added lines: a comment thread's zone widget, its head "surehand: <label> (<summary>)".
+  addedLines: '.monaco-editor .review-widget',
+  addedTitle: (label, summary) => `surehand: ${label} (${summary})`,
   accept: 'Accept',
   reject: 'Reject',
   decided: (decision, label) => `${decision === 'accept' ? 'Accepted' : 'Rejected'}: ${label}`,

@@ -19,21 +19,19 @@ export interface EditorContext {
 
 /** `{task, uri?, range?}`: the active file and its selection give the task its context. */
 export function askArgument(task: string, context: EditorContext | undefined): AskArgument {
-  const argument: { task: string; uri?: string; range?: Range } = { task: task.trim() };
-  if (context !== undefined) {
-    argument.uri = context.uri;
-    const selection = context.selection;
-    const empty =
-      selection === undefined ||
-      (selection.start.line === selection.end.line && selection.start.character === selection.end.character);
-    if (selection !== undefined && !empty) {
-      argument.range = {
-        start: { line: selection.start.line, character: selection.start.character },
-        end: { line: selection.end.line, character: selection.end.character },
-      };
-    }
+  if (context === undefined) {
+    return { task: task.trim() };
   }
-  return argument;
+  const { uri, selection: s } = context;
+  if (s === undefined || (s.start.line === s.end.line && s.start.character === s.end.character)) {
+    return { task: task.trim(), uri };
+  }
+  // A plain copy: VS Code's Selection does not serialise as an LSP range.
+  const range = {
+    start: { line: s.start.line, character: s.start.character },
+    end: { line: s.end.line, character: s.end.character },
+  };
+  return { task: task.trim(), uri, range };
 }
 
 /** The result the server returns for `surehand.ask` (the fields this reads). */

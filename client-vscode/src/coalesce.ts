@@ -25,13 +25,6 @@ export class Coalescer {
     }, this.quietMs);
   }
 
-  /** Resolves when no job is waiting or running. */
-  async idle(): Promise<void> {
-    while (this.running !== undefined || this.timer !== undefined) {
-      await (this.running ?? new Promise((resolve) => setTimeout(resolve, this.quietMs)));
-    }
-  }
-
   dispose(): void {
     if (this.timer !== undefined) {
       clearTimeout(this.timer);

@@ -5,17 +5,23 @@
  */
 
 import * as vscode from 'vscode';
-import { ExecuteCommandRequest } from 'vscode-languageclient/node';
-import { askArgument, resultMessage, type AskResult, type Message } from './ask';
+import { ExecuteCommandRequest, type Middleware } from 'vscode-languageclient/node';
+import { askArgument, resultMessage, type AskResult } from './ask';
+import { tell } from './notify';
 import type { ReviewController } from './review/controller';
 import { API_KEY_SECRET, type ServerManager } from './server';
 import type { Status } from './status';
 
-export const ASK_PROMPT = 'surehand.askPrompt';
-export const CANCEL = 'surehand.cancelTask';
-export const RESET = 'surehand.resetConversation';
-export const SHOW_TRACE = 'surehand.showTrace';
-export const SET_API_KEY = 'surehand.setApiKey';
+const ASK_PROMPT = 'surehand.askPrompt';
+const CANCEL = 'surehand.cancelTask';
+const RESET = 'surehand.resetConversation';
+const SHOW_TRACE = 'surehand.showTrace';
+const SET_API_KEY = 'surehand.setApiKey';
+
+/** The server's own commands. */
+const SERVER_ASK = 'surehand.ask';
+const SERVER_CANCEL = 'surehand.cancel';
+const SERVER_RESET = 'surehand.reset';
 
 export interface Parts {
   readonly context: vscode.ExtensionContext;
@@ -35,13 +41,25 @@ export function registerCommands(parts: Parts): vscode.Disposable[] {
   ];
 }
 
+/**
+ * Middleware: an ask through the `surehand.ask` command (the server's code
+ * action "Ask surehand to fix this") reports like the palette's, whose
+ * request goes to the server directly and so is not reported twice.
+ */
+export function reportingAsks(output: vscode.OutputChannel): NonNullable<Middleware['executeCommand']> {
+  return async (command, args, next) => {
+    const result = await next(command, args);
+    if (command === SERVER_ASK) {
+      void reportAsk(output, result as AskResult);
+    }
+    return result;
+  };
+}
+
 async function execute(parts: Parts, command: string, args: unknown[] = []): Promise<unknown> {
   const client = parts.server.client;
   if (client === undefined) {
-    const choice = await vscode.window.showErrorMessage('surehand: the language server is not running.', 'Show Trace');
-    if (choice === 'Show Trace') {
-      parts.output.show(true);
-    }
+    await tell(parts.output, { severity: 'error', text: 'surehand: the language server is not running.' });
     return undefined;
   }
   return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
@@ -62,34 +80,22 @@ async function ask(parts: Parts): Promise<void> {
   const context = inFile && editor ? { uri: editor.document.uri.toString(), selection: editor.selection } : undefined;
   parts.status.working('starting');
   try {
-    const result = (await execute(parts, 'surehand.ask', [askArgument(task, context)])) as AskResult | undefined;
+    const result = (await execute(parts, SERVER_ASK, [askArgument(task, context)])) as AskResult | undefined;
     if (result !== undefined) {
       await reportAsk(parts.output, result);
     }
   } catch (error) {
     parts.output.appendLine(`Ask failed: ${String(error)}`);
-    await show(parts.output, { severity: 'error', text: `surehand: the task failed: ${String(error)}` });
+    await tell(parts.output, { severity: 'error', text: `surehand: the task failed: ${String(error)}` });
   } finally {
     parts.status.working(undefined);
   }
 }
 
 /** Log an ask's result and tell the user (also for asks from the server's code actions). */
-export async function reportAsk(output: vscode.OutputChannel, result: AskResult | null | undefined): Promise<void> {
+async function reportAsk(output: vscode.OutputChannel, result: AskResult | null | undefined): Promise<void> {
   output.appendLine(`Ask: ${JSON.stringify(result)}`);
-  await show(output, resultMessage(result));
-}
-
-async function show(output: vscode.OutputChannel, message: Message): Promise<void> {
-  const shown =
-    message.severity === 'info'
-      ? vscode.window.showInformationMessage(message.text)
-      : message.severity === 'warning'
-        ? vscode.window.showWarningMessage(message.text, 'Show Trace')
-        : vscode.window.showErrorMessage(message.text, 'Show Trace');
-  if ((await shown) === 'Show Trace') {
-    output.show(true);
-  }
+  await tell(output, resultMessage(result));
 }
 
 /** Stop the running task; a proposal under review is rejected (which ends the task). */
@@ -97,13 +103,13 @@ async function cancel(parts: Parts): Promise<void> {
   if (parts.review.decideAll('rejected')) {
     return;
   }
-  await execute(parts, 'surehand.cancel');
+  await execute(parts, SERVER_CANCEL);
 }
 
 /** Forget the conversation (and reject a proposal under review). */
 async function reset(parts: Parts): Promise<void> {
   parts.review.decideAll('rejected');
-  if ((await execute(parts, 'surehand.reset')) !== undefined) {
+  if ((await execute(parts, SERVER_RESET)) !== undefined) {
     void vscode.window.showInformationMessage('surehand: the conversation was reset.');
   }
 }

@@ -16,7 +16,7 @@ export interface Candidate {
   readonly source: string;
 }
 
-export const DEFAULT_PYTHON = 'python3';
+const DEFAULT_PYTHON = 'python3';
 
 export interface Places {
   readonly home: string;

@@ -21,6 +21,7 @@ import {
 } from 'vscode-languageclient/node';
 import { Coalescer } from './coalesce';
 import { candidates, installCommand } from './interpreter';
+import { tell } from './notify';
 import { checkImport, repositoryOf } from './python';
 import { redact } from './redact';
 import { initializationOptions, SECTION } from './settings';
@@ -30,7 +31,6 @@ export const API_KEY_SECRET = 'surehand.apiKey';
 const RESTART_QUIET_MS = 400;
 const OPEN_SETTINGS = 'Open Settings';
 const COPY_INSTALL = 'Copy install command';
-const SHOW_TRACE = 'Show Trace';
 
 /** What the rest of the extension hooks into each new client. */
 export interface ClientHooks {
@@ -71,10 +71,11 @@ export class ServerManager implements vscode.Disposable {
       args: ['-m', 'lsp_server'], // stdio; no `transport`, which would add a `--stdio` the server refuses
       options: { cwd },
     };
+    const channel = redacting(this.output, apiKey);
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
-      outputChannel: redacting(this.output, () => apiKey),
-      traceOutputChannel: redacting(this.output, () => apiKey),
+      outputChannel: channel,
+      traceOutputChannel: channel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationOptions: initializationOptions(vscode.workspace.getConfiguration(SECTION), apiKey),
       synchronize: { configurationSection: SECTION },
@@ -91,9 +92,8 @@ export class ServerManager implements vscode.Disposable {
     } catch (error) {
       this.status.server('stopped', 'the server did not start');
       this.output.appendLine(`The server did not start: ${String(error)}`);
-      void vscode.window
-        .showErrorMessage(`surehand: the language server did not start (${python} -m lsp_server).`, SHOW_TRACE)
-        .then((choice) => choice === SHOW_TRACE && this.output.show(true));
+      const text = `surehand: the language server did not start (${python} -m lsp_server).`;
+      void tell(this.output, { severity: 'error', text });
     }
   }
 
@@ -166,15 +166,15 @@ export class ServerManager implements vscode.Disposable {
   }
 }
 
-/** `channel`, with `secret()` redacted from everything written to it; disposing it leaves `channel` open. */
-function redacting(channel: vscode.OutputChannel, secret: () => string | undefined): vscode.OutputChannel {
+/** `channel`, with `secret` redacted from everything written to it; disposing it leaves `channel` open. */
+function redacting(channel: vscode.OutputChannel, secret: string | undefined): vscode.OutputChannel {
   const show = (column?: vscode.ViewColumn | boolean, preserveFocus?: boolean): void =>
     typeof column === 'boolean' || column === undefined ? channel.show(column) : channel.show(column, preserveFocus);
   return {
     name: channel.name,
-    append: (value) => channel.append(redact(value, secret())),
-    appendLine: (value) => channel.appendLine(redact(value, secret())),
-    replace: (value) => channel.replace(redact(value, secret())),
+    append: (value) => channel.append(redact(value, secret)),
+    appendLine: (value) => channel.appendLine(redact(value, secret)),
+    replace: (value) => channel.replace(redact(value, secret)),
     clear: () => channel.clear(),
     show: show as vscode.OutputChannel['show'],
     hide: () => channel.hide(),

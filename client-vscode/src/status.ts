@@ -36,10 +36,6 @@ export class Status implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', 'surehand.reviewing', pending !== undefined);
   }
 
-  get isWorking(): boolean {
-    return this.state.working !== undefined;
-  }
-
   dispose(): void {
     this.item.dispose();
   }

@@ -6,8 +6,7 @@
 
 import * as vscode from 'vscode';
 import { ApplyWorkspaceEditRequest, type LanguageClient, type Middleware } from 'vscode-languageclient/node';
-import type { AskResult } from './ask';
-import { registerCommands, reportAsk } from './commands';
+import { registerCommands, reportingAsks } from './commands';
 import { progressMiddleware } from './progress';
 import { registerReviewCommands } from './review/commands';
 import { ReviewController } from './review/controller';
@@ -21,7 +20,6 @@ import { Status } from './status';
 import type { StepParams } from './statusText';
 
 const STEP_NOTIFICATION = 'surehand/step';
-const ASK = 'surehand.ask';
 
 export class Surehand implements vscode.Disposable {
   private readonly output = vscode.window.createOutputChannel('surehand');
@@ -34,14 +32,7 @@ export class Surehand implements vscode.Disposable {
   constructor(context: vscode.ExtensionContext) {
     const middleware: Middleware = {
       handleWorkDoneProgress: progressMiddleware(() => this.server.client, this.status),
-      // An ask from the server's code action ("Ask surehand to fix this") reports like the palette's.
-      executeCommand: async (command, args, next) => {
-        const result = await next(command, args);
-        if (command === ASK) {
-          void reportAsk(this.output, result as AskResult);
-        }
-        return result;
-      },
+      executeCommand: reportingAsks(this.output),
       workspace: {
         // The server gets only its own keys, and only those with a value.
         configuration: async (params, token, next) => {

@@ -6,21 +6,21 @@ import {
   decideHunk,
   decideOperation,
   isSettled,
+  leaveOut,
   pendingCount,
+  pendingIn,
   proposedText,
   reviewed,
 } from '../src/review/decide';
 import { parseProposal, ProposalError, textSources } from '../src/review/model';
 import type { WorkspaceEdit } from '../src/review/protocol';
+import { lines } from './ranges';
 
 const A = 'file:///w/a.py';
 const NEW = 'file:///w/new.py';
 const OLD = 'file:///w/old.py';
 const MOVED = 'file:///w/moved.py';
 const GONE = 'file:///w/gone.py';
-
-const at = (line: number, character = 0) => ({ line, character });
-const span = (l1: number, l2: number) => ({ start: at(l1), end: at(l2) });
 
 const aText = 'def f(x):\n    return x\n\n\ndef g():\n    pass\n';
 
@@ -30,14 +30,14 @@ const edit: WorkspaceEdit = {
     {
       textDocument: { uri: A, version: 3 },
       edits: [
-        { range: span(4, 4), newText: 'import os\n', annotationId: 'surehand-2' },
-        { range: span(1, 2), newText: '    return x + 1\n', annotationId: 'surehand-1' },
+        { range: lines(4, 4), newText: 'import os\n', annotationId: 'surehand-2' },
+        { range: lines(1, 2), newText: '    return x + 1\n', annotationId: 'surehand-1' },
       ],
     },
     { kind: 'create', uri: NEW, annotationId: 'surehand-3' },
-    { textDocument: { uri: NEW, version: null }, edits: [{ range: span(0, 0), newText: 'x = 1\n', annotationId: 'surehand-3' }] },
+    { textDocument: { uri: NEW, version: null }, edits: [{ range: lines(0, 0), newText: 'x = 1\n', annotationId: 'surehand-3' }] },
     { kind: 'rename', oldUri: OLD, newUri: MOVED, annotationId: 'surehand-4' },
-    { textDocument: { uri: MOVED, version: null }, edits: [{ range: span(0, 1), newText: 'b\n', annotationId: 'surehand-4' }] },
+    { textDocument: { uri: MOVED, version: null }, edits: [{ range: lines(0, 1), newText: 'b\n', annotationId: 'surehand-4' }] },
     { kind: 'delete', uri: GONE, annotationId: 'surehand-5' },
   ],
   changeAnnotations: {
@@ -80,14 +80,14 @@ describe('parsing a proposal', () => {
 
   it('refuses overlapping edits and unreadable files', () => {
     const overlapping: WorkspaceEdit = {
-      documentChanges: [{ textDocument: { uri: A, version: 1 }, edits: [{ range: span(0, 2), newText: '' }, { range: span(1, 3), newText: '' }] }],
+      documentChanges: [{ textDocument: { uri: A, version: 1 }, edits: [{ range: lines(0, 2), newText: '' }, { range: lines(1, 3), newText: '' }] }],
     };
     expect(() => parseProposal(overlapping, texts)).toThrow(ProposalError);
     expect(() => parseProposal(edit, new Map())).toThrow(/cannot be read/);
   });
 
   it('reads the plain `changes` form too', () => {
-    const { files } = parseProposal({ changes: { [A]: [{ range: span(0, 1), newText: 'def f(y):\n' }] } }, texts);
+    const { files } = parseProposal({ changes: { [A]: [{ range: lines(0, 1), newText: 'def f(y):\n' }] } }, texts);
     expect(files[0].version).toBeNull();
     expect(files[0].hunks[0].label).toBe('change');
   });
@@ -109,6 +109,22 @@ describe('deciding', () => {
     expect(acceptedText(proposal.files[0])).toBe(aText.replace('return x\n', 'return x + 1\n'));
     expect(acceptedText(proposal.files[1])).toBe('x = 1\n');
     expect(acceptedText(proposal.files[2])).toBe('a\nkeep\n');
+  });
+
+  it('counts the decisions left in each file', () => {
+    expect(parseProposal(edit, texts).files.map(pendingIn)).toEqual([2, 1, 2, 1]);
+  });
+
+  it('leaves out a file whose text moved on: neither its hunks nor its move apply', () => {
+    const proposal = parseProposal(edit, texts);
+    decideAll(proposal, 'accepted');
+    const moved = proposal.files[2];
+    leaveOut(moved);
+    expect(acceptedText(moved)).toBe('a\nkeep\n');
+    expect(reviewed(proposal).filter((h) => h.uri === MOVED)).toEqual([
+      { uri: MOVED, index: -1, label: 'move old', accepted: false, operation: 'rename', stale: true },
+      { uri: MOVED, index: 0, label: 'move old', accepted: false, stale: true },
+    ]);
   });
 
   it('can undo a decision while the review is open', () => {

@@ -3,6 +3,7 @@ import { acceptedText, decideAll, decideHunk, pendingCount } from '../src/review
 import { parseProposal } from '../src/review/model';
 import { followChanges, shiftSpan, type TextChange } from '../src/review/shift';
 import { positionAt } from '../src/review/text';
+import { at, lines } from './ranges';
 
 const A = 'file:///w/a.py';
 const before = 'one\ntwo\nthree\nfour\nfive\n';
@@ -15,8 +16,8 @@ function proposal() {
         {
           textDocument: { uri: A, version: 1 },
           edits: [
-            { range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } }, newText: 'TWO\n' },
-            { range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, newText: 'three and a half\n' },
+            { range: lines(1, 2), newText: 'TWO\n' },
+            { range: lines(3), newText: 'three and a half\n' },
           ],
         },
       ],
@@ -87,14 +88,14 @@ describe('following the user typing', () => {
 
   it('applies several changes of one event in order, with CRLF text', () => {
     const crlf = parseProposal(
-      { documentChanges: [{ textDocument: { uri: A, version: 1 }, edits: [{ range: { start: { line: 2, character: 0 }, end: { line: 3, character: 0 } }, newText: 'C\r\n' }] }] },
+      { documentChanges: [{ textDocument: { uri: A, version: 1 }, edits: [{ range: lines(2, 3), newText: 'C\r\n' }] }] },
       new Map([[A, 'a\r\nb\r\nc\r\nd\r\n']]),
     );
     const file = crlf.files[0];
     // Two edits in one event, later one first (as VS Code sends multi-cursor edits).
     followChanges(file, [
-      { range: { start: { line: 3, character: 1 }, end: { line: 3, character: 1 } }, text: '!' },
-      { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'x\r\n' },
+      { range: { start: at(3, 1), end: at(3, 1) }, text: '!' },
+      { range: lines(0), text: 'x\r\n' },
     ]);
     expect(file.text).toBe('x\r\na\r\nb\r\nc\r\nd!\r\n');
     decideAll(crlf, 'accepted');
@@ -103,7 +104,7 @@ describe('following the user typing', () => {
 
   it('makes a file proposed for deletion keep-only once typed in', () => {
     const p = parseProposal({ documentChanges: [{ kind: 'delete', uri: A }] }, new Map([[A, 'x\n']]));
-    followChanges(p.files[0], [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'y' }]);
+    followChanges(p.files[0], [{ range: lines(0), text: 'y' }]);
     decideAll(p, 'accepted');
     expect(p.files[0].operation).toBe('rejected');
   });

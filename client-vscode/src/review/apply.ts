@@ -3,11 +3,12 @@
  * operations, as one `vscode.WorkspaceEdit`, into the buffers (nothing is
  * saved: the user saves). A file whose text is no longer the one the hunks
  * were tracked against (it was closed and changed on disk, say) is left
- * alone and its hunks count as rejected: never applied to the wrong lines.
+ * alone and its hunks (and its move) count as rejected: never applied to
+ * the wrong lines.
  */
 
 import * as vscode from 'vscode';
-import { acceptedText, anyAccepted } from './decide';
+import { acceptedText, anyAccepted, applies, leaveOut } from './decide';
 import type { FileReview, Proposal } from './model';
 
 export interface Applied {
@@ -23,10 +24,7 @@ export async function applyDecisions(proposal: Proposal): Promise<Applied> {
   for (const file of proposal.files) {
     if (!(await addFile(edit, file))) {
       skipped.push(file.uri);
-      for (const hunk of file.hunks) {
-        hunk.stale = true;
-        hunk.decision = 'rejected';
-      }
+      leaveOut(file);
     }
   }
   if (!anyAccepted(proposal)) {
@@ -58,7 +56,7 @@ async function addFile(edit: vscode.WorkspaceEdit, file: FileReview): Promise<bo
       return true;
     case 'edit':
     case 'rename': {
-      const accepted = file.hunks.filter((h) => h.decision === 'accepted' && !h.stale);
+      const accepted = file.hunks.filter(applies);
       if (accepted.length > 0) {
         const document = await vscode.workspace.openTextDocument(source);
         if (document.getText() !== file.text) {

@@ -7,9 +7,9 @@ import { proposedText } from './decide';
 import type { ProposalDocuments } from './documents';
 import { ACCEPT, ACCEPT_FILE, REJECT, REJECT_FILE, SHOW_DIFF, UNDO, UNDO_FILE } from './lenses';
 
-export const ACCEPT_ALL = 'surehand.acceptAll';
-export const REJECT_ALL = 'surehand.rejectAll';
-export const NEXT = 'surehand.review.next';
+const ACCEPT_ALL = 'surehand.acceptAll';
+const REJECT_ALL = 'surehand.rejectAll';
+const NEXT = 'surehand.review.next';
 
 export function registerReviewCommands(
   controller: ReviewController,

@@ -16,7 +16,7 @@
 import * as vscode from 'vscode';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-languageclient/node';
 import { applyDecisions } from './apply';
-import { decideAll, decideHunk, decideOperation, isSettled, pendingCount, reviewed, textWith } from './decide';
+import { decideAll, decideHunk, decideOperation, isSettled, pendingCount, pendingIn, reviewed, textWith } from './decide';
 import { SCHEME, type ProposalDocuments } from './documents';
 import { parseProposal, ProposalError, textSources, type Decision, type FileReview, type Proposal } from './model';
 import type { ReviewedHunk, TextDocumentEdit, WorkspaceEdit } from './protocol';
@@ -111,9 +111,9 @@ export class ReviewController implements vscode.Disposable {
       return;
     }
     const open = vscode.window.activeTextEditor?.document.uri.toString();
-    const files = review.proposal.files.filter((f) => pendingCount({ files: [f] }) > 0);
+    const files = review.proposal.files.filter((f) => pendingIn(f) > 0);
     const after = files.findIndex((f) => review.shown[f.index].toString() === open);
-    const file = files[(after + 1) % files.length] ?? files[0];
+    const file = files[(after + 1) % files.length];
     if (file !== undefined) {
       await this.reveal(review, file, false);
     }

@@ -7,7 +7,7 @@
 import type { Decision, FileReview, Hunk, Proposal } from './model';
 import type { ReviewedHunk } from './protocol';
 
-export function hunkById(proposal: Proposal, id: string): Hunk | undefined {
+function hunkById(proposal: Proposal, id: string): Hunk | undefined {
   for (const file of proposal.files) {
     const hunk = file.hunks.find((h) => h.id === id);
     if (hunk !== undefined) {
@@ -76,18 +76,16 @@ export function decideAll(proposal: Proposal, decision: 'accepted' | 'rejected')
   }
 }
 
-/** The decisions still to make: pending hunks of existing files and pending file operations. */
+/** The decisions still to make in `file`: its pending file operation, the pending hunks of an existing file. */
+export function pendingIn(file: FileReview): number {
+  const operation = file.kind !== 'edit' && file.operation === 'pending' ? 1 : 0;
+  const hunks = file.kind === 'create' ? 0 : file.hunks.filter((h) => h.decision === 'pending').length;
+  return operation + hunks;
+}
+
+/** The decisions still to make in the whole proposal. */
 export function pendingCount(proposal: Proposal): number {
-  let count = 0;
-  for (const file of proposal.files) {
-    if (file.kind !== 'edit' && file.operation === 'pending') {
-      count += 1;
-    }
-    if (file.kind !== 'create') {
-      count += file.hunks.filter((h) => h.decision === 'pending').length;
-    }
-  }
-  return count;
+  return proposal.files.reduce((count, file) => count + pendingIn(file), 0);
 }
 
 export function isSettled(proposal: Proposal): boolean {
@@ -98,6 +96,26 @@ export function anyAccepted(proposal: Proposal): boolean {
   return proposal.files.some(
     (f) => (f.kind !== 'edit' && f.operation === 'accepted') || f.hunks.some((h) => h.decision === 'accepted'),
   );
+}
+
+/** Whether `hunk` goes into the file: accepted, and not made stale by the user's typing. */
+export function applies(hunk: Hunk): boolean {
+  return hunk.decision === 'accepted' && !hunk.stale;
+}
+
+/**
+ * Count `file` out: its text moved on unseen (closed and changed on disk,
+ * say), so none of it may be applied, neither its hunks nor a move.
+ */
+export function leaveOut(file: FileReview): void {
+  for (const hunk of file.hunks) {
+    hunk.stale = true;
+    hunk.decision = 'rejected';
+  }
+  if (file.kind === 'rename') {
+    file.operationStale = true;
+    file.operation = 'rejected';
+  }
 }
 
 /** `file.text` with the hunks that pass `keep` applied. */
@@ -114,7 +132,7 @@ export function textWith(file: FileReview, keep: (hunk: Hunk) => boolean): strin
 
 /** The file's text once its accepted hunks are in. */
 export function acceptedText(file: FileReview): string {
-  return textWith(file, (h) => h.decision === 'accepted' && !h.stale);
+  return textWith(file, applies);
 }
 
 /** The file's text with every hunk that may still be accepted, for a diff view. */
@@ -142,7 +160,7 @@ export function reviewed(proposal: Proposal): ReviewedHunk[] {
         uri: file.uri,
         index: hunk.index,
         label: hunk.label,
-        accepted: hunk.decision === 'accepted' && !hunk.stale,
+        accepted: applies(hunk),
         ...(hunk.stale ? { stale: true } : {}),
       });
     }

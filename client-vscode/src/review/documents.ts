@@ -19,13 +19,9 @@ export class ProposalDocuments implements vscode.TextDocumentContentProvider, vs
   readonly onDidChange = this.changed.event;
   private readonly registration = vscode.workspace.registerTextDocumentContentProvider(SCHEME, this);
 
-  uri(target: vscode.Uri, view: ProposalView): vscode.Uri {
-    return target.with({ scheme: SCHEME, query: view });
-  }
-
-  /** Set what `uri(target, view)` shows, and return that URI. */
+  /** Set what `target` shows as `view`, and return the URI that shows it. */
   set(target: vscode.Uri, view: ProposalView, text: string): vscode.Uri {
-    const uri = this.uri(target, view);
+    const uri = target.with({ scheme: SCHEME, query: view });
     if (this.contents.get(uri.toString()) !== text) {
       this.contents.set(uri.toString(), text);
       this.changed.fire(uri);

@@ -13,7 +13,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReviewController } from './controller';
-import { hunkLayout, hunkSummary } from './layout';
+import { hunkLayout, hunkSummary, type HunkLayout } from './layout';
 import type { FileReview, Hunk } from './model';
 import { SCHEME } from './documents';
 import { lineStarts } from './text';
@@ -49,10 +49,7 @@ export class ReviewLenses implements vscode.CodeLensProvider, vscode.Disposable 
     if (review === undefined) {
       return [];
     }
-    return review.filesShownOn(document.uri).flatMap((file) => [
-      ...operationLenses(file),
-      ...file.hunks.flatMap((hunk) => (file.kind === 'create' ? [] : hunkLenses(file, hunk))),
-    ]);
+    return review.filesShownOn(document.uri).flatMap((file) => [...operationLenses(file), ...hunkLenses(file)]);
   }
 
   dispose(): void {
@@ -90,8 +87,16 @@ function operationLenses(file: FileReview): vscode.CodeLens[] {
   ];
 }
 
-function hunkLenses(file: FileReview, hunk: Hunk): vscode.CodeLens[] {
-  const layout = hunkLayout(file.text, hunk, lineStarts(file.text));
+/** A new file's hunks go with the file: only an existing file's hunks have lenses of their own. */
+function hunkLenses(file: FileReview): vscode.CodeLens[] {
+  if (file.kind === 'create') {
+    return [];
+  }
+  const starts = lineStarts(file.text);
+  return file.hunks.flatMap((hunk) => lensesOf(file, hunk, hunkLayout(file.text, hunk, starts)));
+}
+
+function lensesOf(file: FileReview, hunk: Hunk, layout: HunkLayout): vscode.CodeLens[] {
   const line = layout.lensLine;
   if (hunk.decision !== 'pending') {
     const done = hunk.decision === 'accepted' ? 'Accepted' : 'Rejected';

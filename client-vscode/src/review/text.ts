@@ -84,8 +84,9 @@ export function offsetAt(
   if (pos.line >= starts.length) {
     return text.length;
   }
-  const begin = starts[Math.max(0, pos.line)];
-  const end = lineEnd(text, starts, Math.max(0, pos.line));
+  const line = Math.max(0, pos.line);
+  const begin = starts[line];
+  const end = lineEnd(text, starts, line);
   if (encoding === 'utf-16') {
     return Math.min(begin + Math.max(0, pos.character), end);
   }

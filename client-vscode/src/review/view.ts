@@ -64,72 +64,22 @@ export class ReviewView implements vscode.Disposable {
     this.stale.dispose();
   }
 
-  private render(review: Review | undefined): void {
-    for (const editor of vscode.window.visibleTextEditors) {
-      const files = review?.filesShownOn(editor.document.uri) ?? [];
-      const ranges = { removed: [] as vscode.Range[], added: [] as vscode.Range[], stale: [] as vscode.Range[] };
-      files.forEach((file) => this.decorations(editor.document, file, ranges));
-      editor.setDecorations(this.removed, ranges.removed);
-      editor.setDecorations(this.added, ranges.added);
-      editor.setDecorations(this.stale, ranges.stale);
-    }
-    this.renderThreads(review);
-  }
-
-  private decorations(
-    document: vscode.TextDocument,
-    file: FileReview,
-    ranges: { removed: vscode.Range[]; added: vscode.Range[]; stale: vscode.Range[] },
-  ): void {
-    const whole = new vscode.Range(0, 0, Math.max(0, document.lineCount - 1), 0);
-    if (file.kind === 'create') {
-      if (file.operation !== 'rejected') {
-        ranges.added.push(whole);
-      }
-      return;
-    }
-    if (file.kind === 'delete') {
-      if (file.operation !== 'rejected') {
-        (file.operationStale ? ranges.stale : ranges.removed).push(whole);
-      }
-      return;
-    }
-    const starts = lineStarts(file.text);
-    for (const hunk of file.hunks) {
-      const layout = hunkLayout(file.text, hunk, starts);
-      if (hunk.decision === 'rejected' || layout.removed === undefined) {
-        continue;
-      }
-      const range = new vscode.Range(layout.removed.start, 0, layout.removed.end - 1, 0);
-      (hunk.stale ? ranges.stale : ranges.removed).push(range);
-    }
-  }
-
   /**
-   * One thread per hunk that adds lines and is not rejected, kept across
-   * renders, on documents shown in an editor only: in VS Code 1.100 a thread
-   * made for a document no editor shows lands on the wrong line.
+   * Decorations for every visible editor, and one thread per hunk that adds
+   * lines and is not rejected, kept across renders, on documents shown in an
+   * editor only: in VS Code 1.100 a thread made for a document no editor
+   * shows lands on the wrong line.
    */
-  private renderThreads(review: Review | undefined): void {
+  private render(review: Review | undefined): void {
     const wanted = new Map<string, ThreadSpec>();
-    const visible = new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()));
-    for (const file of review?.proposal.files ?? []) {
-      const uri = review?.shown[file.index];
-      if (uri === undefined || !visible.has(uri.toString()) || (file.kind !== 'edit' && file.kind !== 'rename')) {
-        continue;
+    for (const editor of vscode.window.visibleTextEditors) {
+      const lines: Lines = { removed: [], added: [], stale: [] };
+      for (const file of review?.filesShownOn(editor.document.uri) ?? []) {
+        draw(editor.document, file, lines, wanted);
       }
-      const starts = lineStarts(file.text);
-      for (const hunk of file.hunks) {
-        const layout = hunkLayout(file.text, hunk, starts);
-        if (hunk.decision !== 'rejected' && layout.added.length > 0) {
-          wanted.set(`${uri.toString()}#${hunk.id}`, {
-            uri,
-            line: Math.max(0, layout.anchorLine),
-            label: threadLabel(hunk, hunkSummary(layout)),
-            body: addedBlock(layout.added),
-          });
-        }
-      }
+      editor.setDecorations(this.removed, lines.removed);
+      editor.setDecorations(this.added, lines.added);
+      editor.setDecorations(this.stale, lines.stale);
     }
     for (const [key, thread] of this.threads) {
       if (!wanted.has(key)) {
@@ -169,6 +119,49 @@ interface ThreadSpec {
   readonly line: number;
   readonly label: string;
   readonly body: string;
+}
+
+/** The lines to decorate in one editor. */
+interface Lines {
+  readonly removed: vscode.Range[];
+  readonly added: vscode.Range[];
+  readonly stale: vscode.Range[];
+}
+
+/** What `file` shows on `document`: its lines into `lines`, a thread for each hunk's added lines into `threads`. */
+function draw(document: vscode.TextDocument, file: FileReview, lines: Lines, threads: Map<string, ThreadSpec>): void {
+  const whole = new vscode.Range(0, 0, Math.max(0, document.lineCount - 1), 0);
+  if (file.kind === 'create') {
+    if (file.operation !== 'rejected') {
+      lines.added.push(whole);
+    }
+    return;
+  }
+  if (file.kind === 'delete') {
+    if (file.operation !== 'rejected') {
+      (file.operationStale ? lines.stale : lines.removed).push(whole);
+    }
+    return;
+  }
+  const starts = lineStarts(file.text);
+  for (const hunk of file.hunks) {
+    if (hunk.decision === 'rejected') {
+      continue;
+    }
+    const layout = hunkLayout(file.text, hunk, starts);
+    if (layout.removed !== undefined) {
+      const range = new vscode.Range(layout.removed.start, 0, layout.removed.end - 1, 0);
+      (hunk.stale ? lines.stale : lines.removed).push(range);
+    }
+    if (layout.added.length > 0) {
+      threads.set(`${document.uri.toString()}#${hunk.id}`, {
+        uri: document.uri,
+        line: Math.max(0, layout.anchorLine),
+        label: threadLabel(hunk, hunkSummary(layout)),
+        body: addedBlock(layout.added),
+      });
+    }
+  }
 }
 
 function threadLabel(hunk: Hunk, summary: string): string {
