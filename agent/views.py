@@ -14,7 +14,6 @@ around the failure otherwise) so the model works from facts, not memory.
 from __future__ import annotations
 
 import difflib
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -47,21 +46,21 @@ class Views:
         end = min(len(lines), max(b for _, b in hits) + 2)
         return (
             f"Edit not applied: {path} changed since you last saw it (the user or another "
-            f"edit changed lines {start + 1}-{end}), and your edit touches that part. It "
-            f"now reads:\n{numbered(lines[start:end], start + 1)}\nMake the edit against "
-            "this text."
+            "edit changed it), and your edit touches the changed part. Lines "
+            f"{start + 1}-{end} now read:\n{numbered(lines[start:end], start + 1)}\n"
+            "Make the edit against this text."
         )
 
-    def failed(self, path: str, current: str | None, message: str) -> str:
-        """``message``, with the file's current text once the retry budget is spent."""
+    def failed(self, path: str, current: str | None, message: str, line: int | None) -> str:
+        """``message``, with the file's current text once the retry budget is spent
+        (around ``line``, the line the failure points at, in a big file)."""
         self.failures[path] += 1
         if current is None or self.failures[path] <= RETRY_BUDGET:
             return message
         lines = current.split("\n")
         shown, first = lines, 1
         if len(lines) > SMALL_FILE_LINES:
-            number = re.search(r"lines? (\d+)", message)
-            first = max(1, int(number.group(1)) - AROUND) if number else 1
+            first = max(1, line - AROUND) if line else 1
             shown = lines[first - 1 : first - 1 + AROUND * 2]
         self.seen[path] = current
         return (
@@ -89,7 +88,7 @@ def touched_spans(before: str, after: str) -> list[Span]:
 
 
 def numbered(lines: list[str], first: int) -> str:
-    width = len(str(first + len(lines)))
+    width = len(str(first + len(lines) - 1))
     return "\n".join(f"{first + i:>{width}}→{line}" for i, line in enumerate(lines))
 
 

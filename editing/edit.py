@@ -137,7 +137,11 @@ def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
 
     matches = _not_yet_applied(doc, located, new, edit.replace_all, path)
     if len(matches) > 1 and not edit.replace_all:
-        raise Ambiguous(explain.ambiguous(doc, located, matches, path), path=path)
+        raise Ambiguous(
+            explain.ambiguous(doc, located, matches, path),
+            path=path,
+            line=doc.line_number(matches[0].start),
+        )
     new = _match_final_newline(doc, located.old, new, matches)
     if not new:
         matches = [_whole_lines(doc, m) for m in matches]
@@ -257,7 +261,8 @@ def _raise_not_found(doc: Document, old: str, new: str, path: str) -> NoReturn:
     copy = applied.copy_of_new(doc, old, new)
     if copy is not None:
         _raise_already_applied(doc, copy, path)
-    raise NotFound(explain.not_found(doc, old, path), path=path)
+    message, line = explain.not_found(doc, old, path)
+    raise NotFound(message, path=path, line=line)
 
 
 def _raise_already_applied(doc: Document, copy: Match, path: str) -> NoReturn:

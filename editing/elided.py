@@ -65,6 +65,7 @@ def plan_elided(doc: Document, old: str, new: str, path: str) -> tuple[list[Repl
         raise Ambiguous(
             messages.ELISION_AMBIGUOUS_START.format(path=path, count=len(chains), where=where),
             path=path,
+            line=firsts[0],
         )
     chain = chains[0]
     _check_gap(doc, chain, segments, old, path)

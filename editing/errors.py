@@ -1,7 +1,8 @@
 """Why the engine refused a request, as a small typed hierarchy.
 
-Every refusal carries a stable reason code, the path it concerns, the line it
-points at when there is one, and a message written for the model that says
+Every refusal carries a stable reason code, the path it concerns, the line of
+that file it points at when there is one (a parse error: the line of the
+patch), and a message written for the model that says
 what went wrong and what to send next. A refusal never changes any text.
 """
 

@@ -37,8 +37,9 @@ def not_found(
     head: str | None = None,
     retry: str = messages.NOT_FOUND_RETRY,
     label: str = "old",
-) -> str:
-    """The closest real region of the file and how old differs from it.
+) -> tuple[str, int | None]:
+    """The closest real region of the file and how old differs from it: the
+    message, and the first line of that region (None when nothing is close).
 
     ``head`` replaces the first line (patches say which chunk), ``retry``
     the closing instruction.
@@ -47,7 +48,7 @@ def not_found(
     region = closest(doc, old)
     if region is None:
         parts.append(messages.NOT_FOUND_NOTHING_CLOSE)
-        return "\n".join(parts)
+        return "\n".join(parts), None
     last = region.start + len(region.lines) - 1
     parts.append(messages.NOT_FOUND_CLOSEST.format(first=region.start, last=last))
     parts.append(messages.numbered(region.context_start, region.context))
@@ -61,4 +62,4 @@ def not_found(
         parts.append(messages.NOT_FOUND_DIFFERS)
         parts.extend(differences[:8])
     parts.append(retry)
-    return "\n".join(parts)
+    return "\n".join(parts), region.start

@@ -103,7 +103,7 @@ def apply_patch(patch: Patch | str, read: Reader) -> PatchResult:
     for op in patch.ops:
         if isinstance(op, AddFile):
             if work.get(op.path) is not None:
-                raise Exists(messages.ADD_EXISTS.format(path=op.path), path=op.path, line=op.line)
+                raise Exists(messages.ADD_EXISTS.format(path=op.path), path=op.path)
             work.put(op.path, op.content)
         elif isinstance(op, DeleteFile):
             if work.get(op.path) is None:

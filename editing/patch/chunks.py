@@ -107,12 +107,10 @@ def _locate(
         if copy is not None:
             _raise_applied(doc, copy, where)
         head = where.format(messages.CHUNK_NOT_FOUND)
-        raise NotFound(
-            explain.not_found(
-                doc, old, where.path, head=head, retry=messages.CHUNK_RETRY, label="patch"
-            ),
-            path=where.path,
+        message, line = explain.not_found(
+            doc, old, where.path, head=head, retry=messages.CHUNK_RETRY, label="patch"
         )
+        raise NotFound(message, path=where.path, line=line)
     new = unescape(new, located.escapes) if located.escapes else new
     inside = applied.inside_new(doc, located, new) if located.old != new else {}
     if len(located.matches) == 1 and inside:
@@ -122,6 +120,7 @@ def _locate(
         raise Ambiguous(
             where.format(messages.CHUNK_AMBIGUOUS, n=len(located.matches), lines=lines),
             path=where.path,
+            line=doc.line_number(located.matches[0].start),
         )
     return located.matches[0], located.old, new, located.reported_level
 

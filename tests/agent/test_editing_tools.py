@@ -71,6 +71,14 @@ def test_view_file_numbers_lines_and_caps_the_window(ctx: ToolContext):
     )
 
 
+def test_view_file_pads_numbers_to_the_widest_shown(ctx: ToolContext):
+    ctx.overlay.stage("ten.py", "".join(f"x{i}\n" for i in range(1, 11)), "ten lines")
+    assert run(view_file, ctx, path="ten.py", start_line=8, end_line=9).text.startswith(
+        "8→x8\n9→x9\n["
+    )
+    assert run(view_file, ctx, path="ten.py", start_line=9, end_line=10).text == (" 9→x9\n10→x10")
+
+
 def test_view_file_sees_staged_text(ctx: ToolContext):
     run(create_file, ctx, path="pkg/new.py", content="x = 1\n", description="add module")
     assert run(view_file, ctx, path="pkg/new.py", start_line=None, end_line=None).text == "1→x = 1"
@@ -102,6 +110,17 @@ def test_retry_budget_shows_the_file_after_two_failures(ctx: ToolContext):
     assert "5→def sub(a, b):" in third
 
 
+def test_retry_budget_shows_a_big_file_around_the_failure(ctx: ToolContext):
+    big = "".join(f"value_{n} = {n}\n" for n in range(1, 301))
+    ctx.overlay.stage("big.py", big, "a big file")
+    args = {"path": "big.py", "new": "y", "replace_all": None, "description": "x"}
+    for _ in range(2):
+        refusal(edit, ctx, old="value_200 = two hundred\n", **args)
+    third = refusal(edit, ctx, old="value_200 = two hundred\n", **args)
+    assert "Work from its current text, lines 180-219:\n180→value_180 = 180\n" in third
+    assert third.endswith("219→value_219 = 219")
+
+
 def test_stale_view_refuses_an_edit_of_a_part_that_changed(ctx: ToolContext):
     run(view_file, ctx, path="calc.py", start_line=None, end_line=None)
     # The user changes sub() in the editor after the model looked.
@@ -116,7 +135,7 @@ def test_stale_view_refuses_an_edit_of_a_part_that_changed(ctx: ToolContext):
         description="use c",
     )
     assert message.startswith("Edit not applied: calc.py changed since you last saw it")
-    assert "def sub(a, b, c=0):" in message
+    assert "Lines 3-7 now read:\n3→\n4→\n5→def sub(a, b, c=0):\n6→    return a - b\n" in message
     # An edit elsewhere in the file still goes through.
     run(edit, ctx, **FIX_ADD)
     assert ctx.overlay.text("calc.py") == CALC.replace("a - b", "a + b", 1).replace(

@@ -39,6 +39,7 @@ def test_not_found_shows_the_closest_lines_and_what_differs():
         "  file:         result += price(item, ctx)  (line 4)\n"
         "Copy old exactly from the file (view it again if it may have changed), then retry."
     )
+    assert refusal(apply_edit, SRC, old, old.replace("price", "cost"), path="x").line == 3
 
 
 def test_not_found_with_nothing_close():
@@ -46,6 +47,9 @@ def test_not_found_with_nothing_close():
         "Edit not applied to pkg/sums.py: old was not found in the file.\n"
         "Nothing in the file resembles it. View the file to see its current text, "
         "then retry with old copied from it."
+    )
+    assert (
+        refusal(apply_edit, SRC, "SELECT * FROM invoices;\n", "SELECT 1;\n", path="x").line is None
     )
 
 
@@ -55,6 +59,7 @@ def test_ambiguous_lists_every_place():
         "Edit not applied to pkg/sums.py: old matches 2 places (lines 3, 10). Add surrounding "
         "lines to old until it matches exactly one place, or set replace_all to change every one."
     )
+    assert refusal(apply_edit, SRC, old, "    for item in list(items):\n", path="x").line == 3
 
 
 def test_already_applied_says_where():

@@ -108,6 +108,7 @@ def test_unanchored_chunk_found_twice_is_ambiguous():
     error = refused(text, {"shop.py": SHOP})
     assert error.reason == Reason.AMBIGUOUS
     assert "lines 3-4, 8-9" in error.message
+    assert error.line == 3
 
 
 def test_end_of_file_chunk_matches_the_last_lines():
@@ -286,7 +287,9 @@ def test_not_found_message_shows_the_closest_lines():
         "-    return sum(cart.items)",
         "+    return 0",
     )
-    assert refused(text, {"shop.py": SHOP}).message == (
+    error = refused(text, {"shop.py": SHOP})
+    assert error.line == 16
+    assert error.message == (
         "Patch not applied (no file was changed): in shop.py, chunk 1 of 1 "
         "(under '@@ def total(cart):') was not found.\n"
         "The closest text in the file is at lines 16-16:\n"
