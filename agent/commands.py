@@ -136,16 +136,13 @@ class ShadowRunner:
     the copy is not lost half made.
     """
 
-    def __init__(
-        self, overlay: Overlay, settings: Settings | None = None, shadow: ShadowCopy | None = None
-    ) -> None:
+    def __init__(self, overlay: Overlay, shadow: ShadowCopy | None = None) -> None:
         self.overlay = overlay
-        self.settings = settings or Settings()
         self.shadow = shadow
         self._lock = asyncio.Lock()
         self._syncing: asyncio.Future[SyncReport] | None = None
 
-    async def run(self, argv: list[str], timeout: float) -> CommandResult:
+    async def run(self, argv: list[str], timeout: float, settings: Settings) -> CommandResult:
         async with self._lock:
             if self._syncing is not None and not self._syncing.done():
                 await asyncio.wait([self._syncing])  # a cancelled command's sync
@@ -159,9 +156,9 @@ class ShadowRunner:
                     "continue without running commands."
                 ) from None
             assert self.shadow is not None
-            env = self.environment(self.shadow.root)
+            env = self.environment(self.shadow.root, settings.api_key_env)
             result = await run_process(
-                argv, self.shadow.root, env, timeout, self.settings.output_max_chars
+                argv, self.shadow.root, env, timeout, settings.output_max_chars
             )
         if not report.refused:
             return result
@@ -171,13 +168,13 @@ class ShadowRunner:
         )
         return CommandResult(result.argv, result.exit_code, note + result.output, result.seconds)
 
-    def environment(self, root: Path) -> dict[str, str]:
+    def environment(self, root: Path, api_key_env: str) -> dict[str, str]:
         """The command's environment: no secrets, and the copy's packages first on ``sys.path``.
 
         ``PYTHONPATH`` puts the copy's root (and ``src/``) before an editable
         install of the project, which would import the user's files instead.
         """
-        env = clean_environment(os.environ, also=[self.settings.api_key_env])
+        env = clean_environment(os.environ, also=[api_key_env])
         paths = [str(root), *([str(root / "src")] if (root / "src").is_dir() else [])]
         env["PYTHONPATH"] = os.pathsep.join([*paths, *filter(None, [env.get("PYTHONPATH")])])
         env["PWD"] = str(root)

@@ -77,7 +77,7 @@ class OpenAIClient:
             "stream_options": {"include_usage": True},
         }
         if tools:
-            request["tools"] = [_tool_payload(t) for t in tools]
+            request["tools"] = [tool_payload(t) for t in tools]
         attempts = self.settings.max_retries + 1
         for attempt in range(attempts):
             try:
@@ -246,7 +246,7 @@ def _payload(message: Message) -> dict[str, Any]:
     return payload
 
 
-def _tool_payload(spec: ToolSpec) -> dict[str, Any]:
+def tool_payload(spec: ToolSpec) -> dict[str, Any]:
     return {
         "type": "function",
         "function": {

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+
+from editing.report import text_diff
 
 from .conversation import Usage
 from .workspace import EditRecord, Overlay
@@ -42,14 +43,12 @@ class FileChange:
     source: str | None = None
 
     def diff(self) -> str:
-        old_label = f"a/{self.source or self.path}"
-        lines = difflib.unified_diff(
-            (self.before or "").splitlines(keepends=True),
-            (self.after or "").splitlines(keepends=True),
-            "/dev/null" if self.before is None else old_label,
+        return text_diff(
+            self.before,
+            self.after,
+            "/dev/null" if self.before is None else f"a/{self.source or self.path}",
             "/dev/null" if self.after is None else f"b/{self.path}",
         )
-        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
 @dataclass(frozen=True)

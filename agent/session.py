@@ -15,6 +15,8 @@ from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
+from editing.patch import looks_like_patch
+
 from .calls import Caller
 from .commands import ShadowRunner
 from .conversation import Conversation, Usage
@@ -38,6 +40,10 @@ from .workspace import Overlay, TextSource
 
 MALFORMED_LIMIT = 3  # model turns in a row whose calls were all unusable
 CANCELLED_CALL = "Not done: the user cancelled the task."
+PATCH_IN_ANSWER = (
+    "Your answer holds a patch, but text in an answer changes nothing. Send the patch "
+    "as the `patch` argument of the apply_patch tool, then call finish."
+)
 
 
 def system_prompt(root: Path) -> str:
@@ -60,9 +66,8 @@ class Session:
         """``runner`` makes the command runner for the overlay; by default commands run
         in a shadow copy, made on the first command."""
         self.client = client
-        self.settings = settings
         self.overlay = Overlay(root, source, settings.max_file_bytes)
-        make_runner = runner or (lambda overlay: ShadowRunner(overlay, settings))
+        make_runner = runner or ShadowRunner
         self.ctx = ToolContext(
             self.overlay, settings, runner=make_runner(self.overlay), approve=approve
         )
@@ -72,6 +77,17 @@ class Session:
         self._notes: list[str] = []
         self._steps = 0
         self._trace: Trace | None = None
+
+    @property
+    def settings(self) -> Settings:
+        return self.ctx.settings
+
+    def configure(self, settings: Settings, client: ModelClient) -> None:
+        """New settings, and the model client made for them, from the next task on;
+        the conversation, the staged changes and the shadow copy stay."""
+        self.client = client
+        self.ctx.settings = settings
+        self.overlay.max_bytes = settings.max_file_bytes
 
     async def close(self) -> None:
         """Release what the session holds (the shadow copy)."""
@@ -143,9 +159,17 @@ class Session:
         self.conversation.assistant(turn)
         records: list[ToolRecord] = []
         ended: Outcome | None = None
-        if not turn.tool_calls:
+        # Small models often write a patch out as their answer instead of calling the tool.
+        patch_in_answer = (
+            not turn.tool_calls
+            and "apply_patch" in self.caller.tools
+            and looks_like_patch(turn.content)
+        )
+        if patch_in_answer:
+            self.conversation.user(PATCH_IN_ANSWER)
+        elif not turn.tool_calls:
             ended = Outcome(Ending.ANSWERED, turn.content.strip() or "The model gave no answer.")
-        malformed = bool(turn.tool_calls)
+        malformed = bool(turn.tool_calls) or patch_in_answer
         for index, call in enumerate(turn.tool_calls):
             emit(ToolStarted(step, call, self.caller.describe(call)))
             try:

@@ -223,9 +223,7 @@ class Controller:
                 approve=self._approve,
             )
         elif self.session.settings != self.settings:
-            self.session.client = OpenAIClient(self.settings)
-            self.session.settings = self.settings
-            self.session.ctx.settings = self.settings
+            self.session.configure(self.settings, OpenAIClient(self.settings))
         return self.session
 
     async def _choose(self, kind: types.MessageType, message: str, titles: list[str]) -> str:

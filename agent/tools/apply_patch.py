@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from editing import EditError
-from editing.patch import UpdateFile, apply_patch, parse_patch
+from editing.patch import apply_patch, parse_patch
 
 from ..workspace import ToolError
 from .base import ToolResult, load_spec
@@ -24,11 +24,7 @@ class ApplyPatch:
             patch = parse_patch(args["patch"])
         except EditError as error:
             raise ToolError(error.message) from None
-        paths = {}
-        for op in patch.ops:
-            paths[op.path] = ctx.overlay.writable(op.path)
-            if isinstance(op, UpdateFile) and op.move_to:
-                paths[op.move_to] = ctx.overlay.writable(op.move_to)
+        paths = {path: ctx.overlay.writable(path) for path in patch.paths}
 
         def read(path: str) -> str | None:
             return ctx.overlay.text(paths.get(path, path))

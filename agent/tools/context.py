@@ -31,8 +31,12 @@ class CommandResult:
 
 
 class CommandRunner(Protocol):
-    async def run(self, argv: list[str], timeout: float) -> CommandResult:
-        """Run ``argv`` in the shadow copy with the staged changes in it."""
+    async def run(self, argv: list[str], timeout: float, settings: Settings) -> CommandResult:
+        """Run ``argv`` in the shadow copy with the staged changes in it.
+
+        ``settings`` are the session's current ones (output cap, the key's
+        variable to keep out of the environment): they may change between
+        commands."""
         ...
 
     def close(self) -> None:

@@ -55,7 +55,7 @@ class RunCommand:
         limit = ctx.settings.command_timeout
         requested = args.get("timeout")
         timeout = float(min(requested, limit)) if requested and requested > 0 else limit
-        result = await ctx.runner.run(argv, timeout)
+        result = await ctx.runner.run(argv, timeout, ctx.settings)
         return ToolResult(_text(shown, result, timeout), summary=_summary(argv, result))
 
 

@@ -23,6 +23,7 @@ from agent.tools.context import CommandResult
 from agent.workspace import Overlay
 
 PY = sys.executable
+SETTINGS = Settings(output_max_chars=2_000)
 
 
 def truncate(text: str, max_chars: int) -> str:
@@ -175,13 +176,13 @@ def workspace(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def runner(workspace: Path) -> Iterator[ShadowRunner]:
-    runner = ShadowRunner(Overlay(workspace), Settings(output_max_chars=2_000))
+    runner = ShadowRunner(Overlay(workspace))
     yield runner
     runner.close()
 
 
 def run(runner: ShadowRunner, *argv: str, timeout: float = 30) -> CommandResult:
-    return asyncio.run(runner.run(list(argv), timeout))
+    return asyncio.run(runner.run(list(argv), timeout, SETTINGS))
 
 
 def test_staged_edit_is_seen_by_the_command_and_the_disk_is_untouched(
@@ -322,7 +323,7 @@ def test_cancelling_a_command_kills_its_processes(runner: ShadowRunner):
     code = "import os, time\nopen('pid', 'w').write(str(os.getpid()))\ntime.sleep(60)\n"
 
     async def start_then_cancel() -> int:
-        task = asyncio.create_task(runner.run([PY, "-c", code], 60))
+        task = asyncio.create_task(runner.run([PY, "-c", code], 60, SETTINGS))
         while runner.shadow is None or not (runner.shadow.root / "pid").exists():
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.1)  # the pid is written
@@ -336,12 +337,12 @@ def test_cancelling_a_command_kills_its_processes(runner: ShadowRunner):
 
 def test_a_command_cancelled_while_the_copy_is_made_leaves_it_to_the_next(runner: ShadowRunner):
     async def cancel_then_run() -> CommandResult:
-        first = asyncio.create_task(runner.run(["cat", "pkg/__init__.py"], 30))
+        first = asyncio.create_task(runner.run(["cat", "pkg/__init__.py"], 30, SETTINGS))
         await asyncio.sleep(0)  # now waiting for the set-up thread
         first.cancel()
         with pytest.raises(asyncio.CancelledError):
             await first
-        return await runner.run(["cat", "pkg/__init__.py"], 30)
+        return await runner.run(["cat", "pkg/__init__.py"], 30, SETTINGS)
 
     assert asyncio.run(cancel_then_run()).output == "VALUE = 1\n"
 

@@ -37,7 +37,7 @@ def ctx(tmp_path: Path) -> Iterator[ToolContext]:
     (tmp_path / "calc.py").write_text("def add(a, b):\n    return a - b\n", encoding="utf-8")
     overlay = Overlay(tmp_path)
     settings = Settings(command_allowlist=("cat", f"{PY} -c"), command_timeout=30)
-    runner = ShadowRunner(overlay, settings)
+    runner = ShadowRunner(overlay)
     yield ToolContext(overlay, settings, runner=runner)
     runner.close()
 

@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from agent.events import TaskEnded, ToolStarted
 from agent.model import ModelUnreachable
 from agent.proposal import Ending
 from agent.scripted import ScriptedModel, ScriptTurn
-from agent.session import Session
+from agent.session import MALFORMED_LIMIT, PATCH_IN_ANSWER, Session
 from agent.settings import Settings
 from agent.tools import apply_patch, create_file, delete_file, edit, finish, multi_edit, view_file
 from agent.trace import read_trace
@@ -240,3 +241,63 @@ def test_tool_specs_and_prompt_size(project: Path):
         len(json.dumps(t.spec.parameters)) + len(t.spec.description) for t in TOOLS.values()
     )
     assert sizes < 8_000
+
+
+def test_new_settings_reach_the_files_and_commands_of_a_running_session(project: Path):
+    """``configure`` between tasks: the size cap of reads, the command output cap and
+    the model client change; the conversation and the shadow copy stay."""
+    py = sys.executable
+    show = ("view_file", {"path": "calc.py", "start_line": None, "end_line": None})
+    shout = ("run_command", {"command": f'{py} -c "print(500 * chr(120))"', "timeout": None})
+    first = ScriptedModel([turn(show, shout), turn(("finish", {"summary": "ran"}))])
+    settings = Settings(
+        model="scripted",
+        trace_dir=str(project.parent / "traces"),
+        command_allowlist=(f"{py} -c",),
+    )
+    s = Session(project, first, settings)
+    try:
+        asyncio.run(s.run("look"))
+        second = ScriptedModel([turn(show, shout), turn(("finish", {"summary": "ran"}))])
+        s.configure(settings.replace(max_file_bytes=10, output_max_chars=100), second)
+        asyncio.run(s.run("look again"))
+    finally:
+        asyncio.run(s.close())
+    assert len(first.requests) == 2 and len(second.requests) == 2
+    before, after = (
+        [m.content for m in model.requests[1] if m.role == "tool"][-2:] for model in (first, second)
+    )
+    assert "return a - b" in before[0] and "x" * 500 in before[1]
+    assert "return a - b" not in after[0] and "the limit is 10)" in after[0]
+    assert "x" * 500 not in after[1] and "characters cut" in after[1]
+
+
+PATCH = """*** Begin Patch
+*** Update File: calc.py
+@@ def add(a, b):
+-    return a - b
++    return a + b
+*** End Patch"""
+
+
+def test_a_patch_written_as_the_answer_is_sent_back_to_the_tool(project: Path):
+    model = ScriptedModel(
+        [
+            turn(say=f"Here is the fix:\n\n{PATCH}\n"),
+            turn(("apply_patch", {"patch": PATCH, "description": "add adds"})),
+            turn(("finish", {"summary": "add now adds."})),
+        ]
+    )
+    proposal = asyncio.run(session(project, model).run("fix add"))
+    assert proposal.outcome.ending == Ending.FINISHED
+    assert [(c.path, c.after) for c in proposal.changes] == [("calc.py", CALC.replace("-", "+"))]
+    told = [m.content for m in model.requests[1] if m.role == "user"]
+    assert told == ["fix add", PATCH_IN_ANSWER]
+
+
+def test_a_model_that_keeps_answering_with_patches_is_stopped(project: Path):
+    model = ScriptedModel([turn(say=PATCH)] * MALFORMED_LIMIT)
+    proposal = asyncio.run(session(project, model).run("fix add"))
+    assert proposal.outcome.ending == Ending.MALFORMED
+    assert proposal.changes == ()
+    assert len(model.requests) == MALFORMED_LIMIT

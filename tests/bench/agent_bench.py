@@ -58,7 +58,7 @@ from typing import TypeVar
 from harness import expect, parser, run
 
 from agent.events import StepStarted, ToolFinished
-from agent.openai_client import _tool_payload
+from agent.openai_client import tool_payload
 from agent.proposal import Ending
 from agent.scripted import ScriptedModel, ScriptTurn
 from agent.session import Session, system_prompt
@@ -311,7 +311,7 @@ def steps_section(args: argparse.Namespace) -> None:
 def prompt_section(args: argparse.Namespace) -> None:
     """What every request carries before the conversation: system prompt and tool specs."""
     tools = default_tools()
-    specs = [json.dumps(_tool_payload(t.spec)) for t in tools.values()]
+    specs = [json.dumps(tool_payload(t.spec)) for t in tools.values()]
     prompt = system_prompt(Path("/workspace/project"))
     total = len(prompt) + sum(map(len, specs))
     print(f"\nfixed context per request ({len(tools)} tools)")
