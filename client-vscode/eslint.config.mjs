@@ -15,7 +15,7 @@ export default tseslint.config(
   },
   {
     // The pure modules stay free of the editor: they are unit-tested without it.
-    files: ['src/review/{text,model,decide,shift,layout,protocol}.ts', 'src/{ask,coalesce,interpreter,python,redact,settings,statusText}.ts'],
+    files: ['src/review/{text,model,decide,shift,layout,protocol}.ts', 'src/{ask,coalesce,interpreter,python,redact,settings,statusText,words}.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Pure modules must not import vscode.' }], patterns: ['vscode-languageclient*'] }],
     },

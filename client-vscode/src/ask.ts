@@ -4,6 +4,7 @@
  */
 
 import type { Range } from './review/text';
+import { count } from './words';
 
 export interface AskArgument {
   readonly task: string;
@@ -64,7 +65,7 @@ const OUTCOMES: Record<string, { words: string; severity: Message['severity'] }>
 export function resultMessage(result: AskResult | null | undefined): Message {
   const outcome = OUTCOMES[result?.outcome ?? ''] ?? { words: result?.outcome ?? 'no result', severity: 'warning' };
   const summary = result?.summary?.trim();
-  const conflicts = Object.entries(result?.conflicts ?? {}).map(([file, n]) => `${file} (${n} hunks)`);
+  const conflicts = Object.entries(result?.conflicts ?? {}).map(([file, n]) => `${file} (${count(n, 'hunk')})`);
   const parts = [`surehand: ${outcome.words}`];
   if (summary) {
     parts.push(`: ${summary}`);

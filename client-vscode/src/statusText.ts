@@ -6,6 +6,8 @@
  * ("$(sparkle) surehand").
  */
 
+import { count } from './words';
+
 export interface StatusState {
   readonly server: 'starting' | 'running' | 'stopped';
   /** Why the server is stopped. */
@@ -27,7 +29,7 @@ const MAX_STEP = 48;
 
 export function statusText(state: StatusState): StatusText {
   if (state.reviewing !== undefined) {
-    const hunks = `${state.reviewing} hunk${state.reviewing === 1 ? '' : 's'}`;
+    const hunks = count(state.reviewing, 'hunk');
     return {
       text: `$(diff) surehand: review ${hunks}`,
       tooltip: `surehand: ${hunks} waiting for review (click to go to the next one)`,

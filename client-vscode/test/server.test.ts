@@ -130,6 +130,9 @@ describe('asking', () => {
     expect(resultMessage({ outcome: 'conflict', summary: 'Done.', conflicts: { 'a.py': 2 } }).text).toBe(
       'surehand: changes clashed with your edits: Done. Not applied, clashing with your edits: a.py (2 hunks).',
     );
+    expect(resultMessage({ outcome: 'conflict', summary: 'Done.', conflicts: { 'a.py': 1 } }).text).toBe(
+      'surehand: changes clashed with your edits: Done. Not applied, clashing with your edits: a.py (1 hunk).',
+    );
     expect(resultMessage({ outcome: 'error', summary: 'Model unreachable.' }).severity).toBe('error');
     expect(resultMessage(null).severity).toBe('warning');
   });
