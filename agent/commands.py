@@ -6,11 +6,12 @@ so a token that is exactly such an operator is refused with a message to
 run one command at a time; operators inside a token are plain text.
 
 ``ShadowRunner`` syncs the overlay into the shadow copy, then runs the
-command at the copy's root (always: there is no ``cd``), without stdin,
-with stdout and stderr merged, with the environment's secrets removed, in
-a process group of its own so a timeout kills everything it started. An
-executable that cannot be started is an ordinary result (exit code 127 or
-126, as a shell would give), so the model reads it like any failure.
+command at the copy's root (always: there is no ``cd``) in the sandbox
+(``agent.sandbox``), without stdin, with stdout and stderr merged, with an
+environment built from an allowlist (``agent.command_env``), in a process
+group of its own so a timeout kills everything it started. An executable
+that cannot be started is an ordinary result (exit code 127 or 126, as a
+shell would give), so the model reads it like any failure.
 """
 
 from __future__ import annotations
@@ -18,23 +19,25 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
-import fnmatch
 import os
 import re
 import shlex
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from .command_env import command_environment
+from .command_layout import command_layout
+from .sandbox import Layout, Sandbox, choose
 from .settings import Settings
 from .shadow import ShadowCopy, SyncReport
 from .tools.context import CommandResult
 from .workspace import Overlay, ToolError
 
 SHELL_OPERATORS = frozenset({"&&", "||", "|", ";", ">", ">>", "<", "&", "2>", "2>&1", "&>", "|&"})
-SECRET_PATTERNS = ("*_KEY", "*_TOKEN", "*_SECRET", "*PASSWORD*", "*_API_KEY", "OPENAI_API_KEY")
 HEAD_SHARE = 0.4  # of the output kept at its start when it is cut; the rest is its end
 READ_GRACE = 1.0  # seconds to collect the last output once the process is gone
 
@@ -91,17 +94,6 @@ def is_allowed(argv: Sequence[str], allowlist: Iterable[str]) -> bool:
     return False
 
 
-def clean_environment(env: Mapping[str, str], also: Iterable[str] = ()) -> dict[str, str]:
-    """``env`` without the variables that look like secrets, nor the names in ``also``."""
-    drop = {name.upper() for name in also}
-    return {
-        name: value
-        for name, value in env.items()
-        if name.upper() not in drop
-        and not any(fnmatch.fnmatchcase(name.upper(), p) for p in SECRET_PATTERNS)
-    }
-
-
 class OutputBuffer:
     """The start and end of a command's output, in bounded memory however much it prints."""
 
@@ -130,24 +122,34 @@ class ShadowRunner:
     """The ``CommandRunner`` of a session: commands run in a shadow copy of its overlay.
 
     The copy is made on the first command (``shadow`` may be given) and
-    removed by ``close``; commands run one at a time. Setting up and syncing
-    run in a thread, shielded: a command cancelled meanwhile leaves the sync
-    to finish, and the next command waits for it, so syncs never overlap and
-    the copy is not lost half made.
+    removed by ``close``; commands run one at a time, in the sandbox that
+    the ``sandbox`` setting chooses (or the one given). Setting up and
+    syncing run in a thread, shielded: a command cancelled meanwhile leaves
+    the sync to finish, and the next command waits for it, so syncs never
+    overlap and the copy is not lost half made.
     """
 
-    def __init__(self, overlay: Overlay, shadow: ShadowCopy | None = None) -> None:
+    def __init__(
+        self, overlay: Overlay, shadow: ShadowCopy | None = None, sandbox: Sandbox | None = None
+    ) -> None:
         self.overlay = overlay
         self.shadow = shadow
+        self._sandbox = sandbox
         self._lock = asyncio.Lock()
         self._syncing: asyncio.Future[SyncReport] | None = None
 
+    def sandbox(self, settings: Settings) -> Sandbox:
+        return self._sandbox or choose(settings.sandbox)
+
     async def run(self, argv: list[str], timeout: float, settings: Settings) -> CommandResult:
+        sandbox = self.sandbox(settings)
         async with self._lock:
             if self._syncing is not None and not self._syncing.done():
                 await asyncio.wait([self._syncing])  # a cancelled command's sync
             texts = self.overlay.overlaid()  # read here: the editor changes it on this thread
-            self._syncing = asyncio.ensure_future(asyncio.to_thread(self._sync, texts))
+            self._syncing = asyncio.ensure_future(
+                asyncio.to_thread(self._sync, texts, sandbox.contained)
+            )
             try:
                 report = await asyncio.shield(self._syncing)
             except OSError as error:
@@ -156,10 +158,12 @@ class ShadowRunner:
                     "continue without running commands."
                 ) from None
             assert self.shadow is not None
-            env = self.environment(self.shadow.root, settings.api_key_env)
+            layout = command_layout(self.shadow, settings, contained=sandbox.contained)
+            env = self.environment(layout, settings, contained=sandbox.contained)
             result = await run_process(
-                argv, self.shadow.root, env, timeout, settings.output_max_chars
+                sandbox.wrap(argv, layout), layout.root, env, timeout, settings.output_max_chars
             )
+        result = _not_started(sandbox, argv, result)
         if not report.refused:
             return result
         note = (
@@ -168,22 +172,24 @@ class ShadowRunner:
         )
         return CommandResult(result.argv, result.exit_code, note + result.output, result.seconds)
 
-    def environment(self, root: Path, api_key_env: str) -> dict[str, str]:
-        """The command's environment: no secrets, and the copy's packages first on ``sys.path``.
+    def environment(self, layout: Layout, settings: Settings, *, contained: bool) -> dict[str, str]:
+        """The command's environment: an allowlist of variables, never the key's."""
+        extra = set(settings.command_environment) - {settings.api_key_env}
+        return command_environment(
+            os.environ,
+            workspace=self.overlay.root,
+            root=layout.root,
+            home=layout.home,
+            tmp="/tmp" if contained else tempfile.gettempdir(),
+            extra=extra,
+        )
 
-        ``PYTHONPATH`` puts the copy's root (and ``src/``) before an editable
-        install of the project, which would import the user's files instead.
-        """
-        env = clean_environment(os.environ, also=[api_key_env])
-        paths = [str(root), *([str(root / "src")] if (root / "src").is_dir() else [])]
-        env["PYTHONPATH"] = os.pathsep.join([*paths, *filter(None, [env.get("PYTHONPATH")])])
-        env["PWD"] = str(root)
-        env["GIT_OPTIONAL_LOCKS"] = "0"  # git status must not rewrite the linked real index
-        return env
-
-    def _sync(self, texts: Mapping[str, str | None]) -> SyncReport:
+    def _sync(self, texts: Mapping[str, str | None], contained: bool) -> SyncReport:
+        if self.shadow is not None and self.shadow.mount_points != contained:
+            self.shadow.close()  # the sandbox setting changed: links become mounts, or back
+            self.shadow = None
         if self.shadow is None:
-            self.shadow = ShadowCopy(self.overlay.root, texts)
+            self.shadow = ShadowCopy(self.overlay.root, texts, mount_points=contained)
             return self.shadow.setup
         return self.shadow.write(texts)
 
@@ -195,6 +201,21 @@ class ShadowRunner:
         if self.shadow is not None:
             self.shadow.close()
             self.shadow = None
+
+
+def _not_started(sandbox: Sandbox, argv: list[str], result: CommandResult) -> CommandResult:
+    """The result as the model should read it: the original argv, and a missing program as 127."""
+    why = sandbox.not_started(result.exit_code, result.output)
+    if why is None:
+        return CommandResult(argv, result.exit_code, result.output, result.seconds)
+    if why.startswith("bwrap: execvp "):  # as run_process words a failed start
+        error = why.rpartition(": ")[2]
+        if error == "No such file or directory":
+            message = f"{argv[0]}: command not found (it is not installed, or not on PATH)."
+            return CommandResult(argv, 127, message, result.seconds)
+        return CommandResult(argv, 126, f"{argv[0]}: cannot be run ({error}).", result.seconds)
+    message = f"The sandbox could not start the command: {why}"
+    return CommandResult(argv, 126, message, result.seconds)
 
 
 async def run_process(

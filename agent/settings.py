@@ -75,6 +75,14 @@ class Settings:
     max_file_bytes: int = 1_000_000
     output_max_chars: int = 8_000
     trace_dir: str = field(default_factory=_default_trace_dir)
+    tool_timeout: float = 60.0  # seconds any tool but run_command may take
+    # Containment of commands (see agent/sandbox): "auto" (bubblewrap where it
+    # works, else no sandbox and every command asks), "bubblewrap", "off".
+    sandbox: str = "auto"
+    sandbox_network: bool = False
+    sandbox_read_only_paths: tuple[str, ...] = ()
+    sandbox_writable_paths: tuple[str, ...] = ()
+    command_environment: tuple[str, ...] = ()  # more variables passed to commands
 
     @classmethod
     def parse(
@@ -114,6 +122,8 @@ class Settings:
 
 
 _SECRET = {"api_key"}  # never repeated back, even when malformed
+_CHOICES = {"sandbox": ("auto", "bubblewrap", "off")}
+_PATHS = {"sandbox_read_only_paths", "sandbox_writable_paths"}  # absolute, ~ expanded
 
 
 def _snake(key: str) -> str:
@@ -123,6 +133,14 @@ def _snake(key: str) -> str:
 def _convert(value: Any, spec: dataclasses.Field[Any]) -> Any:
     """``value`` as the field's type, or None when it cannot be."""
     kind = spec.type
+    if spec.name in _CHOICES:
+        return value if value in _CHOICES[spec.name] else None
+    if spec.name in _PATHS:
+        ok = isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
+        paths = tuple(Path(v.strip()).expanduser() for v in value) if ok else ()
+        return tuple(map(str, paths)) if ok and all(p.is_absolute() for p in paths) else None
+    if kind == "bool":
+        return value if isinstance(value, bool) else None
     if kind == "str":
         return value if isinstance(value, str) else None
     if kind == "int":

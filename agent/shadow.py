@@ -12,17 +12,19 @@ as links, with their target as it is.
 What is linked instead: ignored directories, and directories with a name in
 ``LINKED_NAMES`` that hold no tracked file (a virtualenv or ``node_modules``
 without a ``.gitignore``), so tests can import the virtualenv's packages
-without copying them; nested repositories and submodules, too. Caches named
-in ``SKIPPED_NAMES`` are neither: tools rebuild them inside the copy, rather
-than overwrite the user's (pytest's ``--lf`` state, bytecode).
+without copying them; nested repositories and submodules, too; and
+``.git``, so ``git status`` and ``git diff`` in the copy show the staged
+changes against the user's history. Build outputs (``PRIVATE_NAMES``) are
+neither copied nor linked: commands make their own. Caches named in
+``SKIPPED_NAMES`` are left out: tools rebuild them inside the copy.
 
-``.git`` is linked as well, so ``git status`` and ``git diff`` in the copy
-show the staged changes against the user's history (the runner sets
-``GIT_OPTIONAL_LOCKS=0`` so they do not rewrite the real index). This is
-the limitation: a command can reach the user's files through these links
-(a build writing into ``target/``, an approved ``git commit``). Everything
-else a command writes stays in the copy. ``write`` never writes through a
-link: a staged path inside a linked directory is reported as refused.
+How a linked directory is linked depends on who runs the commands. For a
+sandbox (``mount_points=True``) the copy holds an empty directory there,
+and the sandbox shows the real one over it, read-only. Without one, it is
+a symbolic link to the real directory, and a command can change the
+user's files through it: that is why, without a sandbox, every command is
+put to the user first. ``write`` never writes through a link: a staged
+path inside a linked directory is reported as refused.
 
 Syncing is incremental. The copy remembers, for each path it holds, what it
 wrote (the source file's size, mtime and mode, or a digest of a staged
@@ -33,6 +35,7 @@ in the copy is restored too.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -69,9 +72,16 @@ class ShadowCopy:
     ``texts`` go over the disk as in ``write``; ``setup`` reports that first write.
     """
 
-    def __init__(self, source: Path, texts: Mapping[str, str | None] | None = None) -> None:
+    def __init__(
+        self,
+        source: Path,
+        texts: Mapping[str, str | None] | None = None,
+        *,
+        mount_points: bool = False,
+    ) -> None:
         self.source = source.resolve()
         self.root = Path(tempfile.mkdtemp(prefix="surehand-shadow-")).resolve()
+        self.mount_points = mount_points
         self.links: set[str] = set()
         self._held: dict[str, tuple[_Want, Stamp | None]] = {}
         try:
@@ -128,21 +138,27 @@ class ShadowCopy:
         In this order, so a file is never removed through a new link.
         """
         for link in sorted(self.links - links):
-            if inside(link) and (self.root / link).is_symlink():
-                (self.root / link).unlink()
+            if inside(link):
+                _unlink(self.root / link)
         for rel in [rel for rel in self._held if rel not in wanted]:
             del self._held[rel]
             if inside(rel):
                 _remove(self.root, rel)
                 report.removed.append(rel)
         for link in sorted(links):
-            path = self.root / link
-            missing = (
-                link not in self.links or not path.is_symlink()
-            )  # new, or a command removed it
+            path, real = self.root / link, self.source / link
+            if self.mount_points:  # new, or a command removed it
+                missing = link not in self.links or path.is_symlink() or not path.exists()
+            else:
+                missing = link not in self.links or not path.is_symlink()
             if missing and inside.make(link):
                 _clear(path)
-                path.symlink_to(self.source / link, target_is_directory=True)
+                if not self.mount_points:
+                    path.symlink_to(real, target_is_directory=True)
+                elif real.is_dir():
+                    path.mkdir()
+                else:  # a .git file (a worktree's or a submodule's)
+                    path.touch()
         self.links = links
 
     def _put(self, rel: str, want: _Want, data: bytes | None) -> None:
@@ -220,6 +236,15 @@ def _clear(path: Path) -> None:
         path.unlink()
     elif path.is_dir():
         shutil.rmtree(path)
+
+
+def _unlink(path: Path) -> None:
+    """Remove a link, or an empty mount point, that is no longer wanted."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        with contextlib.suppress(OSError):  # not empty: a command's files, left as they are
+            path.rmdir()
 
 
 def _remove(root: Path, rel: str) -> None:

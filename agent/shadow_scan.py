@@ -3,7 +3,10 @@
 In a git repository, what ``git ls-files --cached --others --exclude-standard``
 lists; elsewhere, a walk that skips what the root's ``.gitignore`` ignores.
 Ignored folders, and folders named in ``LINKED_NAMES`` that hold no tracked
-file, are linked rather than copied; caches in ``SKIPPED_NAMES`` are left out.
+file, are linked rather than copied (shown read-only in a sandbox); caches
+in ``SKIPPED_NAMES`` are left out. So are build outputs (``PRIVATE_NAMES``,
+ignored or holding no tracked file): a command builds its own in the copy
+and can never reach, or delete, the user's.
 """
 
 from __future__ import annotations
@@ -15,14 +18,18 @@ from pathlib import Path
 
 import pathspec
 
-LINKED_NAMES = frozenset({".venv", "venv", "node_modules", ".tox", ".nox", "target", "build"})
+LINKED_NAMES = frozenset({".venv", "venv", "node_modules", ".tox", ".nox"})
+PRIVATE_NAMES = frozenset({"target", "build", "dist"})
 SKIPPED_NAMES = frozenset(
     {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", ".git"}
 )
 
 
 def scan(root: Path) -> tuple[dict[str, os.stat_result], set[str]]:
-    """The files to copy (path to ``lstat``) and the directories to link."""
+    """The files to copy (path to ``lstat``) and the directories to link.
+
+    Build outputs are in neither: the copy has none until a command makes one.
+    """
     listed = _git_listing(root)
     paths, links = listed if listed is not None else _walk(root)
     if os.path.lexists(root / ".git"):
@@ -38,7 +45,8 @@ def scan(root: Path) -> tuple[dict[str, os.stat_result], set[str]]:
         elif stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode):
             files[rel] = st
     links = _outermost(links)
-    return {rel: st for rel, st in files.items() if not under_any(rel, links)}, links
+    files = {rel: st for rel, st in files.items() if not under_any(rel, links)}
+    return files, {link for link in links if link.rpartition("/")[2] not in PRIVATE_NAMES}
 
 
 def _git_listing(root: Path) -> tuple[list[str], set[str]] | None:
@@ -58,7 +66,9 @@ def _git_listing(root: Path) -> tuple[list[str], set[str]] | None:
         parts = rel.split("/")[:-1]
         if any(part in SKIPPED_NAMES for part in parts) and tag == "?":
             continue
-        named = next((i for i, part in enumerate(parts) if part in LINKED_NAMES), None)
+        named = next(
+            (i for i, part in enumerate(parts) if part in LINKED_NAMES | PRIVATE_NAMES), None
+        )
         if named is not None:
             (untracked_in if tag == "?" else tracked_in).add("/".join(parts[: named + 1]))
         files.append(rel)
@@ -125,7 +135,7 @@ def _walk(root: Path) -> tuple[list[str], set[str]]:
                     files.append(rel)
             elif entry.name in SKIPPED_NAMES:
                 continue
-            elif entry.name in LINKED_NAMES or spec.match_file(rel + "/"):
+            elif entry.name in LINKED_NAMES | PRIVATE_NAMES or spec.match_file(rel + "/"):
                 links.add(rel)
             else:
                 folders.append(rel + "/")

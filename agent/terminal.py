@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shlex
 import sys
 from typing import TextIO
 
 from .events import Event, ModelRetry, ModelText, TaskEnded, ToolFinished, ToolStarted
 from .proposal import Proposal
-from .tools.context import Approval
+from .tools.context import Approval, CommandRequest
 
 _COLOURS = {"red": "31", "green": "32", "cyan": "36", "dim": "2", "bold": "1", "yellow": "33"}
 
@@ -76,14 +75,14 @@ class Terminal:
         answer = await asyncio.to_thread(_input, f"{question} ")
         return answer.strip().lower()
 
-    async def approve(self, argv: list[str]) -> Approval:
-        """Ask whether a command outside the allowlist may run."""
-        answer = await self.ask(
-            f"Run `{shlex.join(argv)}` in the shadow copy? [o]nce / [a]lways / [N]o"
-        )
+    async def approve(self, request: CommandRequest) -> Approval:
+        """Ask whether a command may run, saying where and how contained."""
+        self.say(self.paint(request.question(), "yellow"))
+        choices = "[o]nce / [a]lways / [N]o" if request.may_always else "[o]nce / [N]o"
+        answer = await self.ask(f"Run `{request.command}`? {choices}")
         if answer in ("o", "once", "y", "yes"):
             return Approval.ONCE
-        if answer in ("a", "always"):
+        if answer in ("a", "always") and request.may_always:
             return Approval.ALWAYS
         return Approval.DENY
 

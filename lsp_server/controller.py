@@ -25,7 +25,7 @@ from agent.openai_client import OpenAIClient
 from agent.proposal import Proposal
 from agent.session import Session
 from agent.settings import Settings
-from agent.tools.context import Approval
+from agent.tools.context import Approval, CommandRequest
 
 from . import progress, review, workspace_edit
 from .ask import Ask, task_text
@@ -235,12 +235,9 @@ class Controller:
         )
         return choice.title if choice else ""
 
-    async def _approve(self, argv: list[str]) -> Approval:
-        title = await self._choose(
-            types.MessageType.Warning,
-            f"surehand wants to run `{' '.join(argv)}` in a copy of the workspace.",
-            [ALLOW_ONCE, ALLOW_ALWAYS, DENY],
-        )
+    async def _approve(self, request: CommandRequest) -> Approval:
+        choices = [ALLOW_ONCE, ALLOW_ALWAYS, DENY] if request.may_always else [ALLOW_ONCE, DENY]
+        title = await self._choose(types.MessageType.Warning, request.question(), choices)
         return {ALLOW_ONCE: Approval.ONCE, ALLOW_ALWAYS: Approval.ALWAYS}.get(title, Approval.DENY)
 
     async def _confirm(self, proposal: Proposal) -> bool:

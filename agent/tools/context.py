@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
+from ..sandbox import Sandbox
 from ..settings import Settings
 from ..views import Views
 from ..workspace import Overlay
@@ -18,8 +20,33 @@ class Approval(Enum):
     DENY = "deny"
 
 
-Approve = Callable[[list[str]], Awaitable[Approval]]
-"""Asks the user whether a command outside the allowlist may run."""
+@dataclass(frozen=True)
+class CommandRequest:
+    """A command put to the user: what would run, why it is asked, and how contained."""
+
+    argv: list[str]
+    why: str  # "it is not on the allowlist", "there is no sandbox: ..."
+    sandboxed: bool
+    containment: str  # the sandbox's own words: what the command could do
+
+    @property
+    def command(self) -> str:
+        return shlex.join(self.argv)
+
+    @property
+    def may_always(self) -> bool:
+        """Whether "always allow" is offered: only inside a sandbox (the staged code changes)."""
+        return self.sandboxed
+
+    def question(self) -> str:
+        return (
+            f"surehand wants to run `{self.command}` ({self.why}). It would run in a copy "
+            f"of the workspace, {self.containment}."
+        )
+
+
+Approve = Callable[[CommandRequest], Awaitable[Approval]]
+"""Asks the user whether a command may run."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +58,10 @@ class CommandResult:
 
 
 class CommandRunner(Protocol):
+    def sandbox(self, settings: Settings) -> Sandbox:
+        """The sandbox the next command runs in."""
+        ...
+
     async def run(self, argv: list[str], timeout: float, settings: Settings) -> CommandResult:
         """Run ``argv`` in the shadow copy with the staged changes in it.
 
@@ -44,7 +75,7 @@ class CommandRunner(Protocol):
         ...
 
 
-async def deny_all(argv: list[str]) -> Approval:
+async def deny_all(request: CommandRequest) -> Approval:
     return Approval.DENY
 
 

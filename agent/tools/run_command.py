@@ -1,9 +1,13 @@
 """``run_command``: run a test or read-only command in the shadow copy.
 
-A command on the allowlist runs at once; any other is put to the user
-(``ctx.approve``), who allows it once, always (that exact argv, for the
-session) or declines. The model gets the command as it ran, its output and
-how it ended; a timeout never exceeds the configured one.
+In a sandbox, a command on the allowlist runs at once (unless an option
+makes a read-only command write: ``git diff --output``); any other is put
+to the user (``ctx.approve``), who allows it once, always (that exact
+argv, for the session) or declines. Without a sandbox every command is put
+to the user, once at a time, and the question says it runs unsandboxed;
+a read-only command whose arguments lead out of the workspace is refused.
+The model gets the command as it ran, its output and how it ended; a
+timeout never exceeds the configured one.
 """
 
 from __future__ import annotations
@@ -12,10 +16,12 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from ..command_guard import paths_outside, writing_option
 from ..commands import is_allowed, parse_command
+from ..sandbox import Sandbox
 from ..workspace import ToolError
 from .base import ToolResult, load_spec
-from .context import Approval, CommandResult, ToolContext
+from .context import Approval, CommandRequest, CommandResult, ToolContext
 
 SUMMARY_CHARS = 60
 
@@ -26,6 +32,10 @@ class CommandDeclined(ToolError):
 
 class CommandsUnavailable(ToolError):
     reason = "no_runner"
+
+
+class OutsideWorkspace(ToolError):
+    reason = "outside_workspace"
 
 
 class RunCommand:
@@ -42,21 +52,47 @@ class RunCommand:
                 "continue without running it."
             )
         shown = shlex.join(argv)
-        allowed = is_allowed(argv, ctx.settings.command_allowlist)
-        if not allowed and tuple(argv) not in ctx.always_allowed:
-            decision = await ctx.approve(argv)
+        sandbox = ctx.runner.sandbox(ctx.settings)
+        why = _why_ask(argv, ctx, sandbox)
+        if why is not None and tuple(argv) not in ctx.always_allowed:
+            containment = sandbox.describe(ctx.settings.sandbox_network)
+            request = CommandRequest(argv, why, sandbox.contained, containment)
+            decision = await ctx.approve(request)
             if decision is Approval.DENY:
                 raise CommandDeclined(
                     f"The user declined to run `{shown}`. Continue without it, or ask the "
                     "user to run it and tell you the result."
                 )
-            if decision is Approval.ALWAYS:
+            if decision is Approval.ALWAYS and request.may_always:
                 ctx.always_allowed.add(tuple(argv))
         limit = ctx.settings.command_timeout
         requested = args.get("timeout")
         timeout = float(min(requested, limit)) if requested and requested > 0 else limit
         result = await ctx.runner.run(argv, timeout, ctx.settings)
         return ToolResult(_text(shown, result, timeout), summary=_summary(argv, result))
+
+
+def _why_ask(argv: list[str], ctx: ToolContext, sandbox: Sandbox) -> str | None:
+    """Why the user must be asked before ``argv`` runs; None when it may run at once.
+
+    Raises ``OutsideWorkspace`` for a read-only command that, unsandboxed,
+    would read outside the workspace.
+    """
+    if not sandbox.contained:
+        outside = paths_outside(argv, ctx.overlay.root, [])
+        if outside:
+            raise OutsideWorkspace(
+                f"`{shlex.join(argv)}` would read {outside[0]!r}, outside the workspace. "
+                "Commands may only read files in the workspace: give a path relative to its "
+                "root."
+            )
+        return f"there is no sandbox: {sandbox.why}"
+    if not is_allowed(argv, ctx.settings.command_allowlist):
+        return "it is not on the allowlist"
+    writes = writing_option(argv)
+    if writes is not None:
+        return f"{writes} makes it write a file"
+    return None
 
 
 def _text(shown: str, result: CommandResult, timeout: float) -> str:

@@ -3,26 +3,30 @@
 import asyncio
 import json
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from agent.command_env import command_environment
 from agent.commands import (
     BadCommand,
     OutputBuffer,
     ShadowRunner,
-    clean_environment,
     is_allowed,
     parse_command,
 )
+from agent.sandbox import Sandbox
 from agent.settings import DEFAULT_ALLOWLIST, Settings
 from agent.tools.context import CommandResult
 from agent.workspace import Overlay
+from tests.agent.sandboxes import PYTHON, sandbox
+from tests.support.processes import gone, marker, running
 
-PY = sys.executable
+__all__ = ["sandbox"]  # the fixture
+
+PY = PYTHON
 SETTINGS = Settings(output_max_chars=2_000)
 
 
@@ -124,25 +128,41 @@ def test_allowlist_matches_leading_tokens_exactly(command: str, allowed: bool):
     assert is_allowed(parse_command(command), DEFAULT_ALLOWLIST) is allowed
 
 
-def test_clean_environment_drops_secret_looking_names():
+def test_command_environment_is_an_allowlist(tmp_path: Path):
+    workspace, root = tmp_path / "work", tmp_path / "copy"
+    (workspace / ".venv").mkdir(parents=True)
+    (workspace / ".venv/pyvenv.cfg").write_text("home = /usr/bin\n")
+    (root / "src").mkdir(parents=True)
     env = {
-        "PATH": "/bin",
+        "PATH": f"/usr/bin:{workspace}/tools/bin",
         "HOME": "/home/u",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
         "OPENAI_API_KEY": "sk",
-        "AWS_SECRET_ACCESS_KEY": "s",
-        "github_token": "t",
-        "DB_PASSWORD": "p",
-        "PASSWORD_HINT": "h",
-        "APP_SECRET": "s",
-        "MY_LLM": "k",
-        "KEYBOARD": "us",
-        "TOKENIZERS_PARALLELISM": "false",
+        "DATABASE_URL": "postgres://u:pw@db/app",
+        "SMTP_PASSWD": "p",
+        "GH_PAT": "t",
+        "NPM_CONFIG__AUTH": "a",
+        "AWS_ACCESS_KEY_ID": "AKIA",
+        "SLACK_WEBHOOK_URL": "https://hooks.example/x",
+        "PYTHONPATH": "/elsewhere",
+        "MY_TOOL_HOME": "/opt/tool",
     }
-    assert clean_environment(env, also=["my_llm"]) == {
-        "PATH": "/bin",
-        "HOME": "/home/u",
-        "KEYBOARD": "us",
-        "TOKENIZERS_PARALLELISM": "false",
+    built = command_environment(
+        env, workspace=workspace, root=root, home=Path("/h"), tmp="/t", extra=["MY_TOOL_HOME"]
+    )
+    assert built == {
+        "PATH": f"{root}/.venv/bin:/usr/bin:{root}/tools/bin",
+        "VIRTUAL_ENV": f"{root}/.venv",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "MY_TOOL_HOME": "/opt/tool",
+        "PYTHONPATH": f"{root}:{root}/src",
+        "HOME": "/h",
+        "TMPDIR": "/t",
+        "PWD": str(root),
+        "GIT_OPTIONAL_LOCKS": "0",
+        "PYTHONUNBUFFERED": "1",
     }
 
 
@@ -175,8 +195,8 @@ def workspace(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def runner(workspace: Path) -> Iterator[ShadowRunner]:
-    runner = ShadowRunner(Overlay(workspace))
+def runner(workspace: Path, sandbox: Sandbox) -> Iterator[ShadowRunner]:
+    runner = ShadowRunner(Overlay(workspace), sandbox=sandbox)
     yield runner
     runner.close()
 
@@ -219,52 +239,43 @@ def test_output_is_cut_in_the_middle(runner: ShadowRunner):
 
 
 def test_timeout_kills_the_whole_process_tree(runner: ShadowRunner):
+    mark = marker()
     code = (
         "import subprocess, time\n"
-        "child = subprocess.Popen(['sleep', '60'])\n"
-        "print(child.pid, flush=True)\n"
+        f"subprocess.Popen(['sleep', '{mark}'])\n"
+        "print('started', flush=True)\n"
         "time.sleep(60)\n"
     )
     began = time.monotonic()
     result = run(runner, PY, "-c", code, timeout=1)
-    assert result.exit_code is None
+    assert (result.exit_code, result.output) == (None, "started\n")
     assert time.monotonic() - began < 15
-    assert gone(int(result.output))
+    assert gone(mark)
 
 
 def test_processes_left_behind_are_stopped_when_the_command_ends(runner: ShadowRunner):
-    code = "import subprocess\nprint(subprocess.Popen(['sleep', '60']).pid)\n"
+    mark = marker()
+    code = f"import subprocess\nsubprocess.Popen(['sleep', '{mark}'])\nprint('left')\n"
     began = time.monotonic()
     result = run(runner, PY, "-c", code)
-    assert result.exit_code == 0
+    assert (result.exit_code, result.output) == (0, "left\n")
     assert time.monotonic() - began < 15
-    assert gone(int(result.output))
+    assert gone(mark)
 
 
-def gone(pid: int) -> bool:
-    """Whether ``pid`` has exited (a zombie no one reaped yet counts as gone)."""
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except FileNotFoundError:
-            return True
-        if stat.rsplit(")", 1)[1].split()[0] == "Z":
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def test_secrets_are_not_passed_to_commands(runner: ShadowRunner, monkeypatch):
+def test_only_allowlisted_variables_reach_commands(runner: ShadowRunner, monkeypatch):
     monkeypatch.setenv("SUREHAND_TEST_API_KEY", "k")
-    monkeypatch.setenv("MY_TOKEN", "t")
-    monkeypatch.setenv("DB_PASSWORD", "p")
     monkeypatch.setenv("OPENAI_API_KEY", "sk")
-    monkeypatch.setenv("SUREHAND_TEST_PLAIN", "kept")
-    result = run(runner, PY, "-c", "import json, os; print(json.dumps(dict(os.environ)))")
+    monkeypatch.setenv("SUREHAND_TEST_PLAIN", "not passed either")
+    monkeypatch.setenv("SUREHAND_TEST_ADDED", "passed")
+    settings = SETTINGS.replace(
+        command_environment=("SUREHAND_TEST_ADDED", "OPENAI_API_KEY"), api_key_env="OPENAI_API_KEY"
+    )
+    code = "import json, os; print(json.dumps(dict(os.environ)))"
+    result = asyncio.run(runner.run([PY, "-c", code], 30, settings))
     env = json.loads(result.output)
-    assert not {"SUREHAND_TEST_API_KEY", "MY_TOKEN", "DB_PASSWORD", "OPENAI_API_KEY"} & set(env)
-    assert env["SUREHAND_TEST_PLAIN"] == "kept"
+    assert not {"SUREHAND_TEST_API_KEY", "OPENAI_API_KEY", "SUREHAND_TEST_PLAIN"} & set(env)
+    assert env["SUREHAND_TEST_ADDED"] == "passed"  # the key's variable never, even when named
     assert env["PATH"]
     assert env["PWD"] == str(runner.shadow.root)
 
@@ -320,19 +331,20 @@ def test_close_removes_the_copy(runner: ShadowRunner):
 
 
 def test_cancelling_a_command_kills_its_processes(runner: ShadowRunner):
-    code = "import os, time\nopen('pid', 'w').write(str(os.getpid()))\ntime.sleep(60)\n"
+    mark = marker()
 
-    async def start_then_cancel() -> int:
-        task = asyncio.create_task(runner.run([PY, "-c", code], 60, SETTINGS))
-        while runner.shadow is None or not (runner.shadow.root / "pid").exists():
+    async def start_then_cancel() -> None:
+        task = asyncio.create_task(runner.run(["sleep", mark], 60, SETTINGS))
+        deadline = time.monotonic() + 10
+        while not running(mark) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-        await asyncio.sleep(0.1)  # the pid is written
+        assert running(mark)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-        return int((runner.shadow.root / "pid").read_text())
 
-    assert gone(asyncio.run(start_then_cancel()))
+    asyncio.run(start_then_cancel())
+    assert gone(mark)
 
 
 def test_a_command_cancelled_while_the_copy_is_made_leaves_it_to_the_next(runner: ShadowRunner):

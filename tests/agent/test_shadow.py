@@ -94,10 +94,33 @@ def test_git_repository_copies_tracked_and_untracked_files_not_ignored(tree: Pat
             "node_modules",
             "data",
             ".venv",
-            "build",
         }
         assert (shadow.root / ".git").resolve() == tree / ".git"
-        assert (shadow.root / "build/out.txt").read_text() == "built\n"
+        assert not (shadow.root / "build").exists()  # a build output: commands make their own
+
+
+def test_build_outputs_are_private_and_the_real_ones_untouched(tree: Path):
+    write_files(tree, {"target/debug/app": "binary\n", "dist/pkg.whl": "wheel\n"})
+    with ShadowCopy(tree) as shadow:
+        assert not (shadow.root / "target").exists()
+        assert not (shadow.root / "dist").exists()
+        (shadow.root / "target").mkdir()
+        (shadow.root / "target/new").write_text("made by a command\n")
+        shadow.write({})
+        assert (shadow.root / "target/new").read_text() == "made by a command\n"
+    assert (tree / "target/debug/app").read_text() == "binary\n"
+    assert not (tree / "target/new").exists()
+
+
+def test_mount_points_replace_links_for_a_sandbox(tree: Path):
+    with ShadowCopy(tree, mount_points=True) as shadow:
+        assert shadow.links == {"node_modules", "data", ".venv"}
+        for link in shadow.links:
+            path = shadow.root / link
+            assert path.is_dir() and not path.is_symlink() and not any(path.iterdir())
+        (tree / "data").rename(tree / "data-old")
+        shadow.write({})
+        assert not (shadow.root / "data").exists()
 
 
 def test_known_folder_with_tracked_files_is_copied_not_linked(tree: Path):

@@ -1,0 +1,87 @@
+"""What of the machine a command in the shadow copy is shown: the sandbox ``Layout``.
+
+The copy, writable, at its own path. Each folder the copy links (the
+virtualenv, ``node_modules``, other ignored folders, ``.git``) shown
+read-only at its place in the copy; a virtualenv and ``node_modules`` also
+at their real path, where the scripts in them point (``#!/real/.venv/bin/
+python``). ``.git/hooks`` masked. The toolchains on ``PATH`` and the
+virtualenv's interpreter read-only (``agent.sandbox.toolchains``), their
+credential files masked; the folders the user configured
+(``sandboxReadOnlyPaths``, ``sandboxWritablePaths``); an empty private
+``HOME`` at the user's home path, so tools that look there find nothing of
+the user's.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .command_env import VENV_NAMES
+from .sandbox import Layout, Mount
+from .sandbox.bubblewrap import visible
+from .sandbox.toolchains import credentials, toolchains, venv_interpreter
+from .settings import Settings
+from .shadow import ShadowCopy
+from .shadow_scan import LINKED_NAMES
+
+FALLBACK_HOME = Path("/tmp/home")  # when the user's home cannot be used (unset, "/", system)
+
+
+def command_layout(shadow: ShadowCopy, settings: Settings, *, contained: bool) -> Layout:
+    """The layout for the next command; without a sandbox, only its paths matter."""
+    if not contained:
+        real_home = Path(os.environ.get("HOME") or "/")
+        return Layout(root=shadow.root, home=real_home, network=True)
+    home = _home()
+    source, root = shadow.source, shadow.root
+    read_only = [Mount(source / link, root / link) for link in sorted(shadow.links)]
+    read_only += [
+        Mount(source / link, source / link)
+        for link in sorted(shadow.links)
+        if link.rpartition("/")[2] in LINKED_NAMES and not visible(source / link)
+    ]
+    read_only += _worktree_git(source)
+    venvs = [source / name for name in VENV_NAMES if name in shadow.links]
+    interpreters = [p for p in map(venv_interpreter, venvs) if p is not None]
+    path = os.environ.get("PATH", os.defpath).split(":")
+    chains = toolchains(path, interpreters, home=home, workspace=source)
+    read_only += [Mount(t, t) for t in chains if not visible(t)]
+    read_only += [Mount(Path(p), Path(p)) for p in settings.sandbox_read_only_paths]
+    writable = [Mount(Path(p), Path(p)) for p in settings.sandbox_writable_paths]
+    hidden = [Mount(f, f) for f in credentials(chains)]
+    if ".git" in shadow.links and (source / ".git" / "hooks").is_dir():
+        hidden.append(Mount(source / ".git" / "hooks", root / ".git" / "hooks"))
+    return Layout(
+        root=root,
+        home=home,
+        read_only=tuple(m for m in read_only if m.host.exists()),
+        writable=tuple(m for m in writable if m.host.exists()),
+        hidden=tuple(hidden),
+        network=settings.sandbox_network,
+    )
+
+
+def _home() -> Path:
+    home = Path(os.environ.get("HOME") or "/")
+    if not home.is_absolute() or home == Path("/") or visible(home):
+        return FALLBACK_HOME
+    return home
+
+
+def _worktree_git(source: Path) -> list[Mount]:
+    """A ``.git`` file's git folder (``gitdir: ...``) and its common folder, read-only."""
+    try:
+        text = (source / ".git").read_text("utf-8") if (source / ".git").is_file() else ""
+    except OSError:
+        return []
+    if not text.startswith("gitdir:"):
+        return []
+    gitdir = (source / text.removeprefix("gitdir:").strip()).resolve()
+    folders = [gitdir]
+    try:
+        common = (gitdir / "commondir").read_text("utf-8").strip()
+        folders.append((gitdir / common).resolve())
+    except OSError:
+        pass
+    return [Mount(f, f) for f in folders if f.is_dir()]

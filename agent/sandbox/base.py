@@ -1,0 +1,76 @@
+"""The sandbox interface: what a command may see and change, and who enforces it.
+
+A ``Layout`` says what a command is given besides the system's programs:
+the shadow copy (its working directory, writable), a private ``HOME``, the
+host folders it sees read-only (the project's virtualenv and
+``node_modules``, the toolchains on ``PATH``) or writable (only what the user
+configured), and whether it may use the network. A ``Sandbox`` turns a
+command and a layout into the command line that enforces them. There is one
+implementation per platform (``bubblewrap`` on Linux) and ``Unsandboxed``,
+which enforces nothing and says so: with it, every command is put to the
+user first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class Mount:
+    """A host path shown at ``inside`` in the sandbox."""
+
+    host: Path
+    inside: Path
+
+
+@dataclass(frozen=True)
+class Layout:
+    root: Path  # the shadow copy: the working directory, and writable
+    home: Path  # HOME in the sandbox: empty, private, writable
+    read_only: tuple[Mount, ...] = ()
+    writable: tuple[Mount, ...] = ()
+    hidden: tuple[Mount, ...] = ()  # masked: secrets, git hooks
+    network: bool = False
+
+
+class Sandbox(Protocol):
+    name: str  # "bubblewrap", "none": the mode reported in the status
+    contained: bool  # whether commands really are contained
+    why: str  # why commands are not contained ("" when they are)
+
+    def describe(self, network: bool) -> str:
+        """What a command in it can do, in a sentence for the user."""
+        ...
+
+    def wrap(self, argv: list[str], layout: Layout) -> list[str]:
+        """The command line that runs ``argv`` within ``layout``."""
+        ...
+
+    def not_started(self, exit_code: int | None, output: str) -> str | None:
+        """Why the sandbox itself could not start the command, if that is what happened."""
+        ...
+
+
+class Unsandboxed:
+    """No containment: the command runs as it is, with the user's rights."""
+
+    name = "none"
+    contained = False
+
+    def __init__(self, why: str) -> None:
+        self.why = why  # why there is no sandbox, for the status and the questions
+
+    def describe(self, network: bool) -> str:
+        return (
+            f"no sandbox ({self.why}): a command runs with your user's rights; it can read "
+            "your files and secrets, use the network and change files outside the copy"
+        )
+
+    def wrap(self, argv: list[str], layout: Layout) -> list[str]:
+        return argv
+
+    def not_started(self, exit_code: int | None, output: str) -> str | None:
+        return None

@@ -1,0 +1,161 @@
+"""The Linux sandbox: bubblewrap (``bwrap``), as Flatpak and Claude Code's sandbox use it.
+
+A command gets new mount, PID, IPC, UTS, cgroup, user and network
+namespaces (``--unshare-all``; ``--share-net`` only when the network is
+allowed), no capabilities, a session of its own (no typing into the
+user's terminal) and dies with its parent. What it sees:
+
+- the system read-only: ``/usr``, ``/etc``, ``/opt`` and the ``/bin``,
+  ``/lib`` ... links; the password hashes and private keys in ``/etc``
+  masked;
+- its own ``/proc`` (only its own processes: no other process's
+  environment), a minimal ``/dev``, a private empty ``/tmp``;
+- an empty private ``HOME`` (a tmpfs at the same path), with the
+  toolchains found on ``PATH`` bound read-only inside it;
+- the shadow copy, the only writable tree, and the layout's read-only and
+  writable folders (the project's virtualenv and ``node_modules``, its
+  ``.git`` with ``hooks`` masked).
+
+Everything else, the real workspace and the rest of the user's home
+included, does not exist in the sandbox. When the command's first process
+ends, the PID namespace ends, and every process it left behind with it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .base import Layout, Mount
+
+SYSTEM_DIRS = ("/usr", "/etc", "/opt")
+SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+MASKED_FILES = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers")
+SSH_HOST_KEYS = "ssh_host_*_key"  # in /etc/ssh
+MASKED_DIRS = ("/etc/sudoers.d", "/etc/ssl/private")
+PROBE_SECONDS = 10.0
+
+
+class Bubblewrap:
+    name = "bubblewrap"
+    contained = True
+    why = ""
+
+    def __init__(self, program: str, version: str) -> None:
+        self.program = program
+        self.version = version
+
+    def describe(self, network: bool) -> str:
+        net = "network allowed" if network else "no network"
+        return (
+            f"sandboxed ({self.version}): {net}; it sees the system read-only and writes "
+            "only the copy and a private temporary folder; your home and your real "
+            "workspace are not visible"
+        )
+
+    def wrap(self, argv: list[str], layout: Layout) -> list[str]:
+        args = [self.program, "--unshare-all", "--die-with-parent", "--new-session"]
+        args += ["--cap-drop", "ALL"]
+        if layout.network:
+            args.append("--share-net")
+        args += _system()
+        args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+        args += ["--dir", "/var", "--tmpfs", "/var/tmp"]
+        if layout.network:
+            args += _resolver()
+        mounts: list[tuple[Path, list[str]]] = [(layout.home, ["--tmpfs", str(layout.home)])]
+        mounts.append((layout.root, ["--bind", str(layout.root), str(layout.root)]))
+        mounts += [(m.inside, ["--ro-bind", str(m.host), str(m.inside)]) for m in layout.read_only]
+        mounts += [(m.inside, ["--bind", str(m.host), str(m.inside)]) for m in layout.writable]
+        for _, mount in sorted(mounts, key=lambda item: len(item[0].parts)):  # parents first
+            args += mount
+        for mask in layout.hidden:
+            args += _mask(mask)
+        args += ["--chdir", str(layout.root), "--", *argv]
+        return args
+
+    def not_started(self, exit_code: int | None, output: str) -> str | None:
+        """What went wrong when bwrap itself failed (it says ``bwrap: ...``), else None."""
+        if exit_code == 1 and output.startswith("bwrap: "):
+            return output.strip().splitlines()[0]
+        return None
+
+
+def find() -> Bubblewrap | str:
+    """A working bubblewrap, or why there is none (it is run once, to be sure)."""
+    program = shutil.which("bwrap")
+    if program is None:
+        return "bubblewrap (bwrap) is not installed"
+    try:
+        version = subprocess.run(
+            [program, "--version"],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=PROBE_SECONDS,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"bwrap cannot run ({error})"
+    sandbox = Bubblewrap(program, version or "bubblewrap")
+    with tempfile.TemporaryDirectory(prefix="surehand-probe-") as folder:
+        root = Path(folder).resolve()
+        (root / "home").mkdir()
+        argv = sandbox.wrap(["true"], Layout(root=root, home=root / "home"))
+        try:
+            done = subprocess.run(
+                argv, check=False, capture_output=True, text=True, timeout=PROBE_SECONDS
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            return f"bwrap cannot run ({error})"
+    if done.returncode != 0:
+        why = done.stderr.strip().removeprefix("bwrap: ") or f"exit code {done.returncode}"
+        return f"bwrap cannot make a sandbox here ({why}; are user namespaces disabled?)"
+    return sandbox
+
+
+def _system() -> list[str]:
+    args: list[str] = []
+    for folder in SYSTEM_DIRS:
+        if Path(folder).is_dir():
+            args += ["--ro-bind", folder, folder]
+    for link in SYSTEM_LINKS:
+        path = Path(link)
+        if path.is_symlink():
+            args += ["--symlink", str(path.readlink()), link]
+        elif path.is_dir():
+            args += ["--ro-bind", link, link]
+    masked = [*MASKED_FILES, *(str(p) for p in Path("/etc/ssh").glob(SSH_HOST_KEYS))]
+    for file in masked:
+        if Path(file).is_file():
+            args += ["--ro-bind", "/dev/null", file]
+    for folder in MASKED_DIRS:
+        if Path(folder).is_dir():
+            args += ["--tmpfs", folder]
+    return args
+
+
+def _resolver() -> list[str]:
+    """With the network on: the resolver ``/etc/resolv.conf`` points to under ``/run``."""
+    target = Path("/etc/resolv.conf").resolve()
+    if target.parts[:2] == ("/", "run") and target.exists():
+        return ["--ro-bind", str(target.parent), str(target.parent)]
+    return []
+
+
+def _mask(mask: Mount) -> list[str]:
+    """An empty folder, or an empty file, over ``mask.inside`` (as the host path is)."""
+    if mask.host.is_dir():
+        return ["--tmpfs", str(mask.inside)]
+    return ["--ro-bind", "/dev/null", str(mask.inside)]
+
+
+def visible(path: Path) -> bool:
+    """Whether the system mounts already show ``path`` (so it needs no mount of its own)."""
+    real = Path(os.path.realpath(path))
+    return any(real.is_relative_to(folder) for folder in SYSTEM_DIRS)
+
+
+__all__ = ["Bubblewrap", "Mount", "find", "visible"]
