@@ -19,6 +19,7 @@ from .flags import add_endpoint_flags, settings_from_flags
 from .model import ModelError
 from .openai_client import OpenAIClient
 from .proposal import Ending, Proposal
+from .sandbox import choose
 from .scripted import ScriptedModel, ScriptTurn
 from .session import Session
 from .settings import Settings
@@ -74,6 +75,8 @@ def _run(args: argparse.Namespace) -> int:
         terminal.say(error.message)
         return 2
     root = args.workspace.resolve()
+    sandbox = choose(settings.sandbox)
+    terminal.say(f"Commands run {sandbox.describe(settings.sandbox_network)}.")
     session = Session(root, client, settings, approve=terminal.approve)
     proposal = asyncio.run(_run_session(session, args.task, terminal))
     if proposal.outcome.ending == Ending.MODEL_ERROR:

@@ -7,7 +7,8 @@ terminal, time zone, the toolchains' own locations) and those the user
 added with the ``commandEnvironment`` setting; then ``HOME`` (private in
 the sandbox), ``TMPDIR``, the copy's packages first on ``PYTHONPATH`` and
 the copy's virtualenv first on ``PATH``, and unbuffered Python output (the
-model reads stdout and stderr as one stream, in order). ``PATH`` entries
+model reads stdout and stderr as one stream, in order) with no bytecode
+written (it could outlive a change the copy made). ``PATH`` entries
 inside the real workspace are moved to the copy.
 """
 
@@ -76,6 +77,9 @@ def command_environment(
     env |= {"HOME": str(home), "TMPDIR": tmp, "PWD": str(root)}
     env["GIT_OPTIONAL_LOCKS"] = "0"  # git status must not rewrite the index
     env["PYTHONUNBUFFERED"] = "1"  # stdout and stderr are one stream: keep their order
+    # The copy rewrites a file within the same second and at the same size (a - for a +):
+    # bytecode stamped with the old mtime would run the old code.
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
 

@@ -163,6 +163,7 @@ def test_command_environment_is_an_allowlist(tmp_path: Path):
         "PWD": str(root),
         "GIT_OPTIONAL_LOCKS": "0",
         "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
     }
 
 

@@ -172,7 +172,12 @@ def test_surehand_run_asks_before_a_command_outside_the_allowlist(project: Path,
         Turn(tool_calls=[Call("finish", {"summary": "checked"})]),
     )
     denied = surehand_run(project, openai_server, answers="n\n")
-    assert "Run `python3 check.py` in the shadow copy?" in denied.stdout
+    assert (
+        "surehand wants to run `python3 check.py` (it is not on the allowlist). It would run "
+        "in a copy of the workspace, sandboxed (bubblewrap"
+    ) in denied.stdout
+    assert "Run `python3 check.py`? [o]nce / [a]lways / [N]o" in denied.stdout
+    assert denied.stdout.startswith("Commands run sandboxed (bubblewrap")
     tool_result = openai_server.completions[-1].body["messages"][-1]["content"]
     assert "declined" in tool_result
 

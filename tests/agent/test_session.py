@@ -2,7 +2,6 @@
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -246,7 +245,7 @@ def test_tool_specs_and_prompt_size(project: Path):
 def test_new_settings_reach_the_files_and_commands_of_a_running_session(project: Path):
     """``configure`` between tasks: the size cap of reads, the command output cap and
     the model client change; the conversation and the shadow copy stay."""
-    py = sys.executable
+    py = "python3"  # on PATH: the test runner's venv is not visible in the sandbox
     show = ("view_file", {"path": "calc.py", "start_line": None, "end_line": None})
     shout = ("run_command", {"command": f'{py} -c "print(500 * chr(120))"', "timeout": None})
     first = ScriptedModel([turn(show, shout), turn(("finish", {"summary": "ran"}))])

@@ -14,6 +14,7 @@ import pytest
 import pytest_asyncio
 
 from tests.lsp.editor import Editors, settings_for
+from tests.lsp.gate import gate_folder
 from tests.support.openai_server import ScriptedServer
 from tests.support.scripted_task import CALC
 
@@ -45,7 +46,10 @@ async def editors(
     editor_settings: dict[str, Any],
 ):
     settings = settings_for(
-        openai_server.base_url, openai_server.model, tmp_path / "traces", **editor_settings
+        openai_server.base_url,
+        openai_server.model,
+        tmp_path / "traces",
+        **{"sandboxReadOnlyPaths": [str(gate_folder(tmp_path))], **editor_settings},
     )
     editors = Editors(project, settings)
     yield editors

@@ -1,4 +1,8 @@
-"""A command that blocks until the test opens the gate: the agent is mid-task meanwhile."""
+"""A command that blocks until the test opens the gate: the agent is mid-task meanwhile.
+
+The gate is a file in ``gate_folder(tmp_path)``, which the LSP tests' servers
+show to the sandbox read-only (``sandboxReadOnlyPaths``): nothing else
+outside the copy is visible to a command."""
 
 from __future__ import annotations
 
@@ -9,9 +13,15 @@ from tests.lsp.editor import Editor, wait_until
 from tests.support.openai_server import Call
 
 
+def gate_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "gate"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
 class Gate:
     def __init__(self, tmp_path: Path) -> None:
-        self.path = tmp_path / "gate-open"
+        self.path = gate_folder(tmp_path) / "open"
 
     def call(self) -> Call:
         """The ``run_command`` call that waits for the gate (needs ``python3`` allowed)."""

@@ -21,6 +21,7 @@ from pygls.exceptions import JsonRpcRequestCancelled
 
 from tests.lsp.editor import Editor, Editors, ask, command, wait_until
 from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
+from tests.support.processes import descendants
 from tests.support.scripted_task import CALC, FIX
 
 pytestmark = pytest.mark.asyncio
@@ -37,19 +38,7 @@ def editor_settings() -> dict:
 
 def sleepers(editor: Editor) -> list[int]:
     """The pids of the ``sleep 30`` processes this editor's server started."""
-    server = editor.client._server.pid
-    found = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            command = (proc / "cmdline").read_bytes()
-            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        if command == b"sleep\x0030\x00" and parent == server:
-            found.append(int(proc.name))
-    return found
+    return descendants(editor.client._server.pid, ["sleep", "30"])
 
 
 ASK_ID = "ask-1"  # the JSON-RPC id of the ask, for $/cancelRequest

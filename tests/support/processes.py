@@ -39,3 +39,33 @@ def gone(mark: str, wait: float = 5.0) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+def descendants(ancestor: int, argv: list[str]) -> list[int]:
+    """Host PIDs of live processes running exactly ``argv`` that descend from ``ancestor``.
+
+    A sandboxed command runs under the sandbox's own processes, so its parent
+    is not the one that started it: the whole line of parents is followed.
+    """
+    parents: dict[int, int] = {}
+    matching = []
+    wanted = "\0".join(argv).encode() + b"\0"
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        if command == wanted and fields[0] != "Z":
+            matching.append(int(entry.name))
+    found = []
+    for pid in matching:
+        parent = parents.get(pid, 0)
+        while parent > 1 and parent != ancestor:
+            parent = parents.get(parent, 0)
+        if parent == ancestor:
+            found.append(pid)
+    return found
