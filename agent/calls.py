@@ -3,12 +3,15 @@
 Unknown tools, arguments that are not JSON or do not fit the schema, tool
 refusals and even a tool's own bug all become a result text for the model;
 nothing is raised out of here. Omitted optional parameters count as null.
+Every call is stopped after ``tool_timeout`` seconds, but ``run_command``,
+which has its own limit (and may wait for the user's answer first).
 A call repeated exactly after it failed the same way gets a hint to change
 approach.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -82,8 +85,16 @@ class Caller:
         problem = self._check(tool, args)
         if problem:
             return CallOutcome(problem, False, malformed=True)
+        limited = not getattr(tool, "limits_its_own_time", False)
+        limit = ctx.settings.tool_timeout
         try:
-            result = await tool.run(args, ctx)
+            result = await asyncio.wait_for(tool.run(args, ctx), limit if limited else None)
+        except TimeoutError:
+            return CallOutcome(
+                f"{call.name} did not finish within {limit:g} s and was stopped; nothing was "
+                "changed. Make the request narrower (a smaller range, a more specific path).",
+                False,
+            )
         except ToolError as error:
             return CallOutcome(error.message, False)
         except Exception:  # a bug in a tool must not end the task

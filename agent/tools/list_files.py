@@ -27,7 +27,7 @@ from typing import Any
 
 from pathspec import GitIgnoreSpec
 
-from ..workspace import FileMissing, Overlay, ToolError
+from ..workspace import FileMissing, NotATextFile, Overlay, ToolError
 from .base import ToolResult, load_spec
 from .context import ToolContext
 
@@ -62,6 +62,13 @@ class Scope:
             scope = cls(start, glob, spec.match_file)
         if start != "." and not overlay.exists(start) and not cls(start).texts(overlay):
             raise FileMissing(f"{start} does not exist. Find files with list_files or grep.")
+        target = overlay.root / start
+        if target.exists() and not (target.is_dir() or target.is_file()):
+            # a FIFO, a device or a socket: reading it could block forever
+            raise NotATextFile(
+                f"{start} is not a regular file or folder (a FIFO, device or socket); it "
+                "cannot be listed or searched."
+            )
         return scope
 
     @property

@@ -40,6 +40,7 @@ class OutsideWorkspace(ToolError):
 
 class RunCommand:
     spec = load_spec("run_command")
+    limits_its_own_time = True  # the command timeout; asking the user has no limit
 
     def describe(self, args: dict[str, Any]) -> str:
         return f"Running {_clip(' '.join(str(args['command']).split()), 40)}"

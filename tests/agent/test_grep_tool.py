@@ -1,6 +1,7 @@
 """``grep`` on a real overlay, by ripgrep and by the Python fallback: the same answers."""
 
 import asyncio
+import os
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ from agent.settings import Settings
 from agent.tools.context import ToolContext
 from agent.tools.grep import TOOL, BadPattern, Grep, find_ripgrep
 from agent.tools.list_files import BadGlob
-from agent.workspace import FileMissing, Overlay, PathRefused
+from agent.workspace import FileMissing, NotATextFile, Overlay, PathRefused
 from tests.agent.overlay_support import Buffers, write_files
 
 RG = find_ripgrep()
@@ -242,3 +243,26 @@ def test_a_ripgrep_that_cannot_run_falls_back_to_python(root, tmp_path):
 def test_describe():
     assert TOOL.describe({"pattern": "parse_dmy", "path": None}) == "Searching for 'parse_dmy'"
     assert TOOL.describe({"pattern": "x", "path": "src"}) == "Searching for 'x' in src"
+
+
+@pytest.mark.parametrize("where", ["fifo", "folder/fifo"])
+def test_a_fifo_is_refused_or_skipped_never_read(grep, root, where):
+    """Reading a FIFO blocks until someone writes to it: it must never be opened."""
+    (root / "folder").mkdir(exist_ok=True)
+    (root / "folder/a.txt").write_text("needle\n")
+    os.mkfifo(root / where)
+    ctx = context_for(root)
+    if where == "fifo":
+        with pytest.raises(NotATextFile) as caught:
+            asyncio.run(asyncio.wait_for(search_async(grep, ctx, "needle", path="fifo"), 10))
+        assert caught.value.message == (
+            "fifo is not a regular file or folder (a FIFO, device or socket); it cannot be "
+            "listed or searched."
+        )
+    else:  # inside a folder it is skipped, like any file that is not a regular one
+        found = asyncio.run(asyncio.wait_for(search_async(grep, ctx, "needle", path="folder"), 10))
+        assert found.text == "folder/a.txt:1: needle"
+
+
+async def search_async(grep: Grep, ctx: ToolContext, pattern: str, **args):
+    return await grep.run({"pattern": pattern, **args}, ctx)
