@@ -15,7 +15,7 @@ from editing import cli as editing_cli
 from editing.files import Workdir
 
 from . import eval_tasks
-from .flags import add_endpoint_flags, settings_from_flags
+from .flags import add_endpoint_flags, add_sandbox_flags, settings_from_flags
 from .model import ModelError
 from .openai_client import OpenAIClient
 from .proposal import Ending, Proposal
@@ -24,6 +24,7 @@ from .scripted import ScriptedModel, ScriptTurn
 from .session import Session
 from .settings import Settings
 from .terminal import Terminal
+from .tools.context import Approval, CommandRequest
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,7 +62,27 @@ def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[
         ),
     )
     demo.set_defaults(handler=_demo)
+    status = commands.add_parser(
+        "status",
+        help="say how commands would run here (the sandbox mode)",
+        description="Say how the model's commands would run on this machine: in which sandbox "
+        "and with what access, or that there is none and every command is asked first.",
+    )
+    add_sandbox_flags(status)
+    status.set_defaults(handler=_status)
     eval_tasks.add_command(commands)
+
+
+def _status(args: argparse.Namespace) -> int:
+    settings, problems = settings_from_flags(args)
+    for problem in problems:
+        print(f"warning: {problem}")
+    sandbox = choose(settings.sandbox)
+    print(f"sandbox: {sandbox.name}")
+    print(f"Commands run {sandbox.describe(settings.sandbox_network)}.")
+    if not sandbox.contained:
+        print("Every command is asked first.")
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -125,7 +146,15 @@ def _demo(args: argparse.Namespace) -> int:
         f"surehand demo: a scripted session on a copy of an example project in {workspace}"
     )
     terminal.say("Task: fix the failing date test.\n")
-    session = Session(workspace, model, settings)
+    sandbox = choose(settings.sandbox)
+    terminal.say(f"Commands run {sandbox.describe(settings.sandbox_network)}.")
+
+    async def approve(request: CommandRequest) -> Approval:
+        # The demo's commands are its own script's, not a model's: they need no question.
+        terminal.say(f"(demo: `{request.command}` is the script's own; it runs without asking)")
+        return Approval.ONCE
+
+    session = Session(workspace, model, settings, approve=approve)
     proposal = asyncio.run(_run_session(session, "Fix the failing date test.", terminal))
     terminal.say()
     terminal.proposal(proposal)

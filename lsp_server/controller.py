@@ -23,6 +23,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from agent.model import ModelError
 from agent.openai_client import OpenAIClient
 from agent.proposal import Proposal
+from agent.sandbox import Sandbox, choose
 from agent.session import Session
 from agent.settings import Settings
 from agent.tools.context import Approval, CommandRequest
@@ -67,9 +68,24 @@ class Controller:
     def configure(self, data: dict[str, Any]) -> list[str]:
         """New settings; returns the problems with them (never raises)."""
         settings, problems = Settings.parse(data)
+        if not self.configured.is_set() or settings.sandbox != self.settings.sandbox:
+            self._report_sandbox(choose(settings.sandbox), settings)
         self.settings = settings
         self.configured.set()
         return problems
+
+    def _report_sandbox(self, sandbox: Sandbox, settings: Settings) -> None:
+        """Say once how commands will run; loudly when they will not be contained."""
+        words = sandbox.describe(settings.sandbox_network)
+        self._log(f"Commands run {words}.")
+        if not sandbox.contained:
+            self.server.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Warning,
+                    message=f"surehand: commands have no sandbox ({sandbox.why}); every "
+                    "command will be asked first, and runs with your user's rights.",
+                )
+            )
 
     @property
     def annotations_supported(self) -> bool:
@@ -207,6 +223,7 @@ class Controller:
             "baseUrl": self.settings.base_url,
             "workspace": str(self.root) if self.root else None,
             "staged": staged,
+            "sandbox": _sandbox_status(choose(self.settings.sandbox), self.settings),
         }
 
     # -- helpers ----------------------------------------------------------------------
@@ -283,6 +300,14 @@ class Controller:
         self.server.window_log_message(
             types.LogMessageParams(type=types.MessageType.Log, message=message)
         )
+
+
+def _sandbox_status(sandbox: Sandbox, settings: Settings) -> dict[str, Any]:
+    return {
+        "mode": sandbox.name,
+        "contained": sandbox.contained,
+        "description": sandbox.describe(settings.sandbox_network),
+    }
 
 
 def _get(value: Any, key: str) -> Any:

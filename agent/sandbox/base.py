@@ -65,8 +65,8 @@ class Unsandboxed:
 
     def describe(self, network: bool) -> str:
         return (
-            f"no sandbox ({self.why}): a command runs with your user's rights; it can read "
-            "your files and secrets, use the network and change files outside the copy"
+            f"unsandboxed ({self.why}), with your user's rights: it can read your files and "
+            "secrets, use the network and change files outside the copy"
         )
 
     def wrap(self, argv: list[str], layout: Layout) -> list[str]:

@@ -24,6 +24,12 @@ export const SERVER_KEYS = [
   'maxFileBytes',
   'outputMaxChars',
   'traceDir',
+  'toolTimeout',
+  'sandbox',
+  'sandboxNetwork',
+  'sandboxReadOnlyPaths',
+  'sandboxWritablePaths',
+  'commandEnvironment',
 ] as const;
 
 export type ServerSettings = Partial<Record<(typeof SERVER_KEYS)[number], unknown>>;

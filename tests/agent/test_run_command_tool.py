@@ -186,9 +186,9 @@ def test_without_a_sandbox_every_command_is_asked_and_never_always(bare: ToolCon
     assert (request.sandboxed, request.may_always) == (False, False)
     assert request.question() == (
         "surehand wants to run `cat calc.py` (there is no sandbox: turned off for this test). "
-        "It would run in a copy of the workspace, no sandbox (turned off for this test): a "
-        "command runs with your user's rights; it can read your files and secrets, use the "
-        "network and change files outside the copy."
+        "It would run in a copy of the workspace, unsandboxed (turned off for this test), "
+        "with your user's rights: it can read your files and secrets, use the network and "
+        "change files outside the copy."
     )
 
 

@@ -314,7 +314,7 @@ def test_without_a_sandbox_staged_code_is_asked_first_and_declined(victim: Victi
     (request,) = ctx.approve.requests
     assert request.argv == shlex.split(command)
     assert not request.sandboxed and not request.may_always
-    assert "no sandbox" in request.question() and "your user's rights" in request.question()
+    assert "unsandboxed" in request.question() and "your user's rights" in request.question()
     victim.assert_unharmed(output)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from tests.lsp.editor import TIMEOUT, Editor, Editors, ask, command
+from tests.lsp.editor import TIMEOUT, Editor, Editors, ask, command, wait_until
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, task_sent
 
@@ -71,7 +71,8 @@ async def test_a_command_outside_the_allowlist_is_put_to_the_user(
     assert len(editor.asked) == asked
     question = editor.asked[0]
     assert question.type == types.MessageType.Warning
-    assert "`python3 check.py`" in question.message
+    assert "`python3 check.py` (it is not on the allowlist)" in question.message
+    assert "sandboxed (bubblewrap" in question.message
     assert [a.title for a in question.actions] == [
         "Allow once",
         "Always allow this command",
@@ -88,6 +89,51 @@ async def test_a_command_outside_the_allowlist_is_put_to_the_user(
         else:
             assert text == DECLINED
     assert not (project / "ran.txt").exists(), "the user's files are not touched"
+
+
+async def test_without_a_sandbox_every_command_is_asked_and_the_user_is_warned(
+    editors: Editors, openai_server: ScriptedServer, project: Path
+):
+    editor = await editors.open("vscode", sandbox="off")
+    editor.choices = ["Allow once"]
+    read = Call("run_command", {"command": "cat calc.py", "timeout": None})
+    openai_server.add(
+        Turn(tool_calls=[read]), Turn(tool_calls=[Call("finish", {"summary": "Read."})])
+    )
+
+    await ask(editor.client, "Read calc.py.")
+
+    (question,) = editor.asked  # cat is allowlisted, but only runs unasked in a sandbox
+    assert question.message == (
+        "surehand wants to run `cat calc.py` (there is no sandbox: turned off by the sandbox "
+        "setting). It would run in a copy of the workspace, unsandboxed (turned off by the "
+        "sandbox setting), with your user's rights: it can read your files and secrets, use "
+        "the network and change files outside the copy."
+    )
+    assert [a.title for a in question.actions] == ["Allow once", "Deny"]
+    assert tool_results(openai_server)[0].startswith("$ cat calc.py\ndef add")
+    warnings = [m.message for m in editor.client.messages]
+    assert (
+        "surehand: commands have no sandbox (turned off by the sandbox setting); every command "
+        "will be asked first, and runs with your user's rights."
+    ) in warnings
+    status = await command(editor.client, "surehand.status")
+    assert (status["sandbox"]["mode"], status["sandbox"]["contained"]) == ("none", False)
+
+
+async def test_the_status_and_the_log_say_commands_are_sandboxed(editors: Editors):
+    editor = await editors.open("vscode")
+    status = await command(editor.client, "surehand.status")
+    assert (status["sandbox"]["mode"], status["sandbox"]["contained"]) == ("bubblewrap", True)
+    assert status["sandbox"]["description"].startswith("sandboxed (bubblewrap")
+    await wait_until(
+        lambda: any(
+            m.message.startswith("Commands run sandboxed (bubblewrap")
+            for m in editor.client.log_messages
+        ),
+        what="the log line saying how commands run",
+    )
+    assert editor.client.messages == []
 
 
 # -- code actions ----------------------------------------------------------------------------
@@ -213,7 +259,9 @@ async def test_each_step_is_reported_in_words(editors: Editors, openai_server: S
     assert isinstance(end, types.WorkDoneProgressEnd)
     assert end.message == "add now adds."
 
-    trace = [m.message for m in editor.client.log_messages]
+    trace = [
+        m.message for m in editor.client.log_messages if not m.message.startswith("Commands run")
+    ]
     assert {m.type for m in editor.client.log_messages} == {types.MessageType.Log}
     assert trace == [
         "[step 1]",
