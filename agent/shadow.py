@@ -26,6 +26,10 @@ user's files through it: that is why, without a sandbox, every command is
 put to the user first. ``write`` never writes through a link: a staged
 path inside a linked directory is reported as refused.
 
+The copy is the folder ``copy`` beside an ``owner`` file (``shadow_owner``):
+``close`` removes both, and the copies of a process that died without
+closing them are removed when the next copy is made.
+
 Syncing is incremental. The copy remembers, for each path it holds, what it
 wrote (the source file's size, mtime and mode, or a digest of a staged
 text) and the size and mtime of the copy's file afterwards; a path is
@@ -40,12 +44,12 @@ import hashlib
 import os
 import shutil
 import stat
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
+from . import shadow_owner
 from .shadow_scan import scan, under_any
 
 
@@ -80,7 +84,10 @@ class ShadowCopy:
         mount_points: bool = False,
     ) -> None:
         self.source = source.resolve()
-        self.root = Path(tempfile.mkdtemp(prefix="surehand-shadow-")).resolve()
+        shadow_owner.sweep()  # copies a crashed process left behind
+        self.folder = shadow_owner.make_folder()
+        self.root = self.folder / "copy"
+        self.root.mkdir()
         self.mount_points = mount_points
         self.links: set[str] = set()
         self._held: dict[str, tuple[_Want, Stamp | None]] = {}
@@ -98,7 +105,7 @@ class ShadowCopy:
 
     def close(self) -> None:
         # rmtree removes links as links: it never follows them into the user's tree.
-        shutil.rmtree(self.root, ignore_errors=True)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     def write(self, texts: Mapping[str, str | None]) -> SyncReport:
         """Bring the copy up to date with the disk and ``texts`` (path to text, None: deleted)."""

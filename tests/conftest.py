@@ -1,12 +1,41 @@
-"""Fixtures shared by every test package."""
+"""Fixtures shared by every test package, and the check that the suite leaves nothing behind.
+
+The suite runs with a temporary directory of its own (``TMPDIR``, which the
+servers and commands it starts inherit); when it ends, nothing of
+surehand's (``surehand-*``) may be left in it: a leftover fails the run.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.support.openai_server import ScriptedServer
+
+TEMP = pytest.StashKey[Path]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    temp = Path(tempfile.mkdtemp(prefix="surehand-test-run-")).resolve()
+    config.stash[TEMP] = temp
+    os.environ["TMPDIR"] = str(temp)
+    tempfile.tempdir = None  # gettempdir() reads TMPDIR again
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    temp = session.config.stash.get(TEMP, None)
+    if temp is None:
+        return
+    left = sorted(p.name for p in temp.glob("surehand-*"))
+    shutil.rmtree(temp, ignore_errors=True)
+    if left:
+        print(f"\nLEFT IN THE TEMPORARY DIRECTORY: {', '.join(left)}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ even when ignored, as ripgrep does.
 (pathspec): ``*.py`` without a slash matches the name at any depth,
 ``src/*.py`` only directly in ``src``, ``**/`` spans folders and ``tests/``
 is everything in a ``tests`` folder. ``Scope`` and ``walk`` are shared with
-``grep``.
+``grep``. In a git repository, git lists the files (``walk``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import stat
+import subprocess
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -32,6 +34,7 @@ from .base import ToolResult, load_spec
 from .context import ToolContext
 
 MAX_FILES = 500
+GIT_SECONDS = 30.0
 
 Rules = tuple[tuple[str, GitIgnoreSpec], ...]  # (folder, its .gitignore), outermost first
 
@@ -103,12 +106,56 @@ def path_key(relative: str) -> tuple[str, ...]:
 
 
 def walk(root: Path, start: str = ".") -> Iterator[str]:
-    """The files under ``start`` (relative) that .gitignore files keep, in path order."""
+    """The files under ``start`` (relative) that .gitignore files keep, in path order.
+
+    At the top of a git repository git lists them (``git ls-files``, far
+    faster than a walk on a big tree; it also honours ``.git/info/exclude``);
+    elsewhere, or for a start folder that is itself ignored, they are walked.
+    """
     target = root / start
     if target.is_file():
         yield start
     elif target.is_dir():
-        yield from _walk_folder(root, start, _rules_above(root, start))
+        listed = _git_files(root, start)
+        if listed is not None:
+            yield from listed
+        else:
+            yield from _walk_folder(root, start, _rules_above(root, start))
+
+
+def _git_files(root: Path, start: str) -> list[str] | None:
+    """The regular files git lists under ``start``, None where git cannot say."""
+    if not (root / ".git").exists():
+        return None
+    if start != "." and _git(root, "check-ignore", "-q", "--", start) is not None:
+        return None  # ignored, but named outright: walked, as ripgrep does
+    out = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", start)
+    if out is None:
+        return None
+    files = []
+    for name in os.fsdecode(out).split("\0"):
+        try:
+            regular = name and stat.S_ISREG(os.lstat(root / name).st_mode)
+        except OSError:
+            continue  # tracked, and deleted since
+        if regular and ".git" not in PurePosixPath(name).parts:
+            files.append(name)
+    return sorted(set(files), key=path_key)
+
+
+def _git(root: Path, *args: str) -> bytes | None:
+    """git's output, None if it failed (``check-ignore``: the path is not ignored)."""
+    try:
+        done = subprocess.run(
+            ["git", "-c", "core.quotePath=false", *args],
+            cwd=root,
+            capture_output=True,
+            check=False,
+            timeout=GIT_SECONDS,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode == 0 else None
 
 
 def _rules_above(root: Path, start: str) -> Rules:

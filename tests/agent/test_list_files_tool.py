@@ -1,13 +1,14 @@
 """``list_files`` on a real overlay: .gitignore, staged files, open buffers, glob, path."""
 
 import asyncio
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from agent.settings import Settings
 from agent.tools.context import ToolContext
-from agent.tools.list_files import MAX_FILES, TOOL, BadGlob, walk
+from agent.tools.list_files import MAX_FILES, TOOL, BadGlob, _walk_folder, walk
 from agent.workspace import FileMissing, Overlay, PathRefused
 from tests.agent.overlay_support import Buffers, write_files
 
@@ -159,3 +160,34 @@ def test_bad_gitignore_lines_are_skipped(tmp_path):
 def test_describe():
     assert TOOL.describe({"path": "src", "glob": None}) == "Listing files in src"
     assert TOOL.describe({"path": None, "glob": None}) == "Listing files in the workspace"
+
+
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    """The same tree as a real git repository, with a tracked file since deleted and links."""
+    files = {k: v for k, v in FILES.items() if not k.startswith(".git/")}
+    write_files(tmp_path, {**files, "gone.txt": "tracked, then deleted\n"})
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "."], cwd=tmp_path, check=True)
+    (tmp_path / "gone.txt").unlink()
+    (tmp_path / "link.md").symlink_to("README.md")
+    (tmp_path / "new.md").write_text("untracked\n")
+    return tmp_path
+
+
+def test_in_a_git_repository_git_lists_the_same_files_as_the_walk(repository: Path):
+    listed = list(walk(repository))
+    assert listed == [*EVERY_FILE[:3], "docs/guide.md", "new.md", *EVERY_FILE[4:]]
+    walked = list(_walk_folder(repository, ".", ()))
+    assert listed == walked
+    assert list(walk(repository, "src")) == ["src/app.py", "src/secret.txt", *EVERY_FILE[6:]]
+
+
+def test_an_ignored_folder_named_as_the_start_is_still_walked(repository: Path):
+    assert list(walk(repository, "build")) == ["build/out.js"]
+
+
+def test_git_info_exclude_is_honoured(repository: Path):
+    (repository / ".git/info").mkdir(exist_ok=True)
+    (repository / ".git/info/exclude").write_text("new.md\n")  # untracked: now excluded
+    assert "new.md" not in list(walk(repository))

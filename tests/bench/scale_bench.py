@@ -1,0 +1,163 @@
+"""surehand on big repositories: the tools and the shadow copy at three sizes, beside git.
+
+Generates git repositories of 1,000, 10,000 and 50,000 code-like files (with
+a ``.gitignore`` and an ignored ``node_modules``-like tree of a tenth as many
+files) and prints, for each size, the median time of:
+
+- shadow copy set-up, beside ``cp -a`` of the same tree;
+- shadow sync with nothing changed, beside ``git status``;
+- ``list_files`` of the whole workspace, beside ``git ls-files``;
+- ``grep`` for a word in one file in a hundred, beside ``rg``;
+- ``view_file`` of one file, beside reading it.
+
+Figures only; a wrong result (a missing file, a wrong match count) fails.
+Usage: python tests/bench/scale_bench.py [--repeat N] [--sizes 1000,10000,50000]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from agent.settings import Settings
+from agent.shadow import ShadowCopy
+from agent.tools.context import ToolContext
+from agent.tools.grep import TOOL as GREP
+from agent.tools.grep import find_ripgrep
+from agent.tools.list_files import TOOL as LIST
+from agent.tools.view_file import TOOL as VIEW
+from agent.workspace import Overlay
+from tests.bench.harness import expect, median_ns, parser, run
+
+PER_FOLDER = 50
+NEEDLE = "needle_word"
+
+
+def generate(root: Path, files: int) -> None:
+    for i in range(files):
+        folder = root / "src" / f"pkg{i // 1000}" / f"mod{(i // PER_FOLDER) % 20}"
+        folder.mkdir(parents=True, exist_ok=True)
+        extra = f"    # {NEEDLE}\n" if i % 100 == 0 else ""
+        (folder / f"file{i}.py").write_text(
+            f"import os\n\n\ndef load_{i}(path):\n{extra}    return open(path).read()\n"
+        )
+    for i in range(files // 10):
+        folder = root / "node_modules" / f"dep{i // PER_FOLDER}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"part{i}.js").write_text(f"module.exports = {i};\n")
+    (root / ".gitignore").write_text("node_modules/\n__pycache__/\n")
+    identity = ["-c", "user.name=bench", "-c", "user.email=b@example.com"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-gpg-sign", "-m", "x"]):
+        subprocess.run(["git", *identity, *args], cwd=root, check=True)
+
+
+def command(argv: list[str], cwd: Path) -> bytes:
+    return subprocess.run(argv, cwd=cwd, capture_output=True, check=True).stdout
+
+
+def measure(root: Path, files: int, scratch: Path, repeat: int) -> list[tuple[str, float, float]]:
+    ctx = ToolContext(Overlay(root), Settings())
+    rows = []
+    copies = iter(range(10**6))
+
+    def cp() -> None:
+        target = scratch / f"cp{next(copies)}"
+        subprocess.run(["cp", "-a", str(root), str(target)], check=True)
+        shutil.rmtree(target)
+
+    def setup() -> None:
+        with ShadowCopy(root) as copy:
+            expect(len(copy.setup.written) == files + 1, f"set-up wrote {len(copy.setup.written)}")
+
+    rows.append(("shadow set-up / cp -a", median_ns(setup, repeat), median_ns(cp, repeat)))
+    with ShadowCopy(root) as copy:
+
+        def sync() -> None:
+            expect(copy.write({}).written == [], "a sync with nothing changed wrote files")
+
+        status = ["git", "status", "--porcelain"]
+        rows.append(
+            (
+                "sync, no change / git status",
+                median_ns(sync, repeat),
+                median_ns(lambda: command(status, root), repeat),
+            )
+        )
+
+    def listed() -> None:
+        result = asyncio.run(LIST.run({"path": None, "glob": None}, ctx))
+        expect(result.summary == f"{files + 1} files", result.summary)
+
+    ls = ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+    rows.append(
+        (
+            "list_files / git ls-files",
+            median_ns(listed, repeat),
+            median_ns(lambda: command(ls, root), repeat),
+        )
+    )
+    hits = len(range(0, files, 100))
+
+    def grepped() -> None:
+        args = {"pattern": NEEDLE, "path": None, "glob": None, "ignore_case": None, "context": None}
+        result = asyncio.run(GREP.run(args, ctx))
+        expect(result.summary.startswith(f"{hits} match"), result.summary)
+
+    rg = [find_ripgrep() or "rg", "--count-matches", NEEDLE]
+    rows.append(
+        ("grep / rg", median_ns(grepped, repeat), median_ns(lambda: command(rg, root), repeat))
+    )
+    one = "src/pkg0/mod0/file0.py"
+
+    def viewed() -> None:
+        result = asyncio.run(VIEW.run({"path": one, "start_line": None, "end_line": None}, ctx))
+        expect(NEEDLE in result.text, result.text)
+
+    rows.append(
+        (
+            "view_file / read the file",
+            median_ns(viewed, repeat),
+            median_ns((root / one).read_text, repeat),
+        )
+    )
+    return rows
+
+
+def body(repeat: int, sizes: list[int]) -> None:
+    table: dict[str, list[tuple[float, float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="surehand-bench-scale-") as folder:
+        for files in sizes:
+            root = Path(folder) / f"repo{files}"
+            generate(root, files)
+            for label, ours, base in measure(root, files, Path(folder), repeat):
+                table.setdefault(label, []).append((ours / 1e6, base / 1e6))
+            shutil.rmtree(root)
+    header = "".join(f"{f'{n:,} files':>30}" for n in sizes)
+    print(f"\nmedian ms, surehand vs baseline (ratio)\n{'':<30}{header}")
+    for label, cells in table.items():
+        shown = "".join(f"{f'{o:.1f} vs {b:.1f} ({o / b:.1f}x)':>30}" for o, b in cells)
+        print(f"{label:<30}{shown}")
+    print("\ngrowth per size step (surehand's time): ")
+    for label, cells in table.items():
+        steps = [f"x{cells[i + 1][0] / cells[i][0]:.1f}" for i in range(len(cells) - 1)]
+        print(
+            f"{label:<30}{'  '.join(steps)}  (files x{', x'.join(str(sizes[i + 1] // sizes[i]) for i in range(len(sizes) - 1))})"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = parser(__doc__, 3, "runs per figure")
+    cli.add_argument("--sizes", default="1000,10000,50000", help="repository sizes, in files")
+    args = cli.parse_args(argv)
+    sizes = [int(n) for n in args.sizes.split(",")]
+    return run(lambda: body(args.repeat, sizes))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
