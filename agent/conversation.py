@@ -43,11 +43,20 @@ class Usage:
 
 @dataclass(frozen=True)
 class ModelTurn:
-    """What the model said in one completion."""
+    """What the model said in one completion.
+
+    ``finish_reason`` is the endpoint's word for why it stopped ("stop",
+    "tool_calls", "length": cut off at the token limit; "" when not said).
+    """
 
     content: str
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage = Usage()
+    finish_reason: str = ""
+
+    @property
+    def cut_off(self) -> bool:
+        return self.finish_reason == "length"
 
 
 @dataclass(frozen=True)

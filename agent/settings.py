@@ -66,7 +66,8 @@ class Settings:
     api_key_env: str = "OPENAI_API_KEY"
     api_key: str = field(default="", repr=False)
     max_steps: int = 40
-    request_timeout: float = 120.0
+    request_timeout: float = 60.0  # seconds to the answer's first byte
+    stream_timeout: float = 60.0  # seconds between two pieces of a streamed answer
     max_retries: int = 4
     command_timeout: float = 300.0
     command_allowlist: tuple[str, ...] = DEFAULT_ALLOWLIST
