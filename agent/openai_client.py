@@ -260,6 +260,8 @@ def _payload(message: Message) -> dict[str, Any]:
             }
             for call in message.tool_calls
         ]
+    if message.reasoning:
+        payload["reasoning_content"] = message.reasoning
     return payload
 
 

@@ -11,7 +11,9 @@ Servers bend the format; each bend here has a fixture in the tests:
 - arguments as a JSON string in pieces, or as a JSON object;
 - reasoning in ``reasoning_content`` (DeepSeek, vLLM, llama.cpp, LM Studio)
   or ``reasoning`` (OpenRouter, Ollama, newer vLLM), or as ``<think>``
-  blocks in the text: shown as progress, never part of the answer;
+  blocks in the text: shown as progress, never part of the answer
+  (``reasoning_content`` is kept to be sent back with the turn's calls,
+  which DeepSeek requires in thinking mode);
 - usage in a last chunk without choices, inside the last choice's chunk,
   partial (``null`` counts) or absent.
 """
@@ -55,6 +57,7 @@ class TurnBuilder:
         self.on_delta = on_delta or (lambda delta: None)
         self._text: list[str] = []
         self._reasoning: list[str] = []
+        self._echoed: list[str] = []  # reasoning_content, which DeepSeek wants back
         self._calls: list[_Call] = []
         self._stream = ContentStream()
         self._usage = Usage()
@@ -96,13 +99,8 @@ class TurnBuilder:
             for position, call in enumerate(self._calls)
         )
         parts = read_content("".join(self._text), self.declared)
-        if calls:
-            return ModelTurn(parts.text, calls, self._usage, self._finish)
-        return ModelTurn(parts.text, parts.calls, self._usage, self._finish)
-
-    @property
-    def thinking(self) -> str:
-        return "".join(self._reasoning)
+        echoed = "".join(self._echoed)
+        return ModelTurn(parts.text, calls or parts.calls, self._usage, self._finish, echoed)
 
     # -- pieces ---------------------------------------------------------------------
 
@@ -122,6 +120,8 @@ class TurnBuilder:
             value = delta.get(name)
             if isinstance(value, str) and value:
                 self._reasoning.append(value)
+                if name == "reasoning_content":
+                    self._echoed.append(value)
                 self.on_delta(Delta(reasoning=value))
                 return
 

@@ -304,7 +304,20 @@ def test_the_loop_shows_thinking_and_argument_growth(openai_server, calc, tmp_pa
     sizes = [e.chars for e in events if isinstance(e, ModelWriting) and e.name == "edit"]
     assert sizes == sorted(sizes) and sizes[-1] == len(json.dumps(FIX.arguments))
     sent_back = openai_server.completions[1].body["messages"][2]
-    assert "add subtracts" not in json.dumps(sent_back)
+    assert "add subtracts" not in sent_back["content"]
+    # Thinking that came as reasoning_content goes back with its calls, as DeepSeek asks.
+    assert sent_back["reasoning_content"] == "add subtracts; it should add."
+
+
+def test_reasoning_in_the_reasoning_field_is_not_sent_back(openai_server, calc, tmp_path):
+    openai_server.add(
+        Turn(tool_calls=[FIX], reasoning="add subtracts.", reasoning_field="reasoning"),
+        Turn(tool_calls=[FINISH]),
+    )
+
+    run_task(openai_server, calc, tmp_path / "traces", [])
+
+    assert "add subtracts" not in json.dumps(openai_server.completions[1].body["messages"])
 
 
 # Usage
