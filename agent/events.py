@@ -69,6 +69,7 @@ class ToolFinished:
     call: ToolCall
     ok: bool
     summary: str  # "Running pytest: 12 passed in 0.2s"
+    succeeded: bool = True  # False when the call worked but what it ran failed (exit code)
 
 
 @dataclass(frozen=True)

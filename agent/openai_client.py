@@ -45,14 +45,14 @@ class OpenAIClient:
         key = settings.key()
         if not key and not settings.base_url:
             raise ModelAuthFailed(
-                f"No API key: set the environment variable {settings.api_key_env} (or the "
-                "setting apiKeyEnv to the variable that holds it), or point baseUrl at a "
-                "server that needs none."
+                f"No API key: set the environment variable {settings.api_key_env} (or "
+                "apiKeyEnv to the variable that holds it), or point baseUrl at a server "
+                "that needs none."
             )
         if not settings.model:
             raise ModelNotFound(
-                "No model configured: set the setting 'model' or the environment variable "
-                "SUREHAND_MODEL to a model your endpoint serves."
+                "No model configured: set the setting 'model' (or the environment variable "
+                "SUREHAND_MODEL) to a model your endpoint serves."
             )
         self.settings = settings
         self.backoff = backoff

@@ -115,7 +115,10 @@ class Session:
         self._steps = 0
         self.usage = Usage()
         malformed = 0
-        outcome = Outcome(Ending.STEP_LIMIT, f"Stopped after {self.settings.max_steps} steps.")
+        outcome = Outcome(
+            Ending.STEP_LIMIT,
+            f"Stopped after {self.settings.max_steps} steps (the step limit, maxSteps).",
+        )
         try:
             while self._steps < self.settings.max_steps:
                 ended, all_malformed = await self.step(emit)
@@ -178,7 +181,8 @@ class Session:
             self.conversation.tool(call, result.text)
             malformed = malformed and result.malformed
             summary = result.result.summary if result.result else result.text.split("\n")[0]
-            emit(ToolFinished(step, call, result.ok, summary))
+            succeeded = result.ok and (result.result is None or result.result.succeeded)
+            emit(ToolFinished(step, call, result.ok, summary, succeeded))
             records.append(
                 ToolRecord(
                     call.name,

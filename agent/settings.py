@@ -90,7 +90,7 @@ class Settings:
         problems: list[str] = []
         known = {f.name: f for f in fields(cls)}
         for key, value in (data or {}).items():
-            name = _snake(key)
+            name = snake_case(key)
             if name not in known:
                 problems.append(f"unknown setting {key!r} ignored")
                 continue
@@ -117,7 +117,8 @@ class Settings:
 _SECRET = {"api_key"}  # never repeated back, even when malformed
 
 
-def _snake(key: str) -> str:
+def snake_case(key: str) -> str:
+    """``maxSteps`` -> ``max_steps`` (snake_case keys are left as they are)."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower()
 
 

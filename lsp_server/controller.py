@@ -20,6 +20,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
+from agent.config_file import effective_settings, without_defaults
 from agent.model import ModelError
 from agent.openai_client import OpenAIClient
 from agent.proposal import Proposal
@@ -46,6 +47,7 @@ class Controller:
         self.documents = Documents()
         self.tasks = TaskRegistry()
         self.settings = Settings()
+        self.trust_project = False  # ``serve --trust-project``: the project's file is trusted
         self.root: Path | None = None
         self.source: BufferSource | None = None
         self.session: Session | None = None
@@ -65,11 +67,17 @@ class Controller:
             self.source = BufferSource(self.documents, self.root)
 
     def configure(self, data: dict[str, Any]) -> list[str]:
-        """New settings; returns the problems with them (never raises)."""
-        settings, problems = Settings.parse(data)
-        self.settings = settings
+        """New settings: the config files with the editor's on top; returns the problems
+        with them (never raises)."""
+        effective = effective_settings(
+            self.root,
+            overrides=without_defaults(data),
+            overrides_origin="editor settings",
+            trust=self.trust_project,
+        )
+        self.settings = effective.settings
         self.configured.set()
-        return problems
+        return effective.problems
 
     @property
     def annotations_supported(self) -> bool:

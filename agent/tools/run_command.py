@@ -56,7 +56,11 @@ class RunCommand:
         requested = args.get("timeout")
         timeout = float(min(requested, limit)) if requested and requested > 0 else limit
         result = await ctx.runner.run(argv, timeout, ctx.settings)
-        return ToolResult(_text(shown, result, timeout), summary=_summary(argv, result))
+        return ToolResult(
+            _text(shown, result, timeout),
+            summary=_summary(argv, result),
+            succeeded=result.exit_code == 0,
+        )
 
 
 def _text(shown: str, result: CommandResult, timeout: float) -> str:
