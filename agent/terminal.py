@@ -66,7 +66,7 @@ class Terminal:
     def event(self, event: Event) -> None:
         """Show one step event."""
         if isinstance(event, StepStarted):
-            self._flush_text(end=True)
+            self._flush_text()
             self.status.set("waiting for the endpoint", restart=True)
             self._start_live()
         elif isinstance(event, ModelThinking):
@@ -75,7 +75,7 @@ class Terminal:
             self.status.set("writing the answer")
             self._add_text(event.text)
         elif isinstance(event, ModelCalling):
-            self._flush_text(end=True)
+            self._flush_text()
             self.status.set(f"writing {event.name}")
         elif isinstance(event, ModelWriting):
             self.status.set(f"writing {event.name}", size_text(event.chars))
@@ -94,11 +94,10 @@ class Terminal:
             self.say(line)
 
     def _finished_line(self, event: ToolFinished) -> Text:
+        """✓ only when the call worked and what it ran did too (a failing test run is ✗)."""
         line = Text("    ")
         if event.ok and event.succeeded:
             line.append("✓", style="green")
-        elif event.ok:
-            line.append("✗", style="red")  # the call worked; what it ran failed
         else:
             line.append("✗", style="red")
         line.append(f" {event.summary}")
@@ -140,7 +139,7 @@ class Terminal:
     async def ask(self, question: str) -> str:
         """One line from the user (the live line is put away while they answer)."""
         self.stop_live()
-        self._flush_text(end=True)
+        self._flush_text()
         self.console.print(f"{question} ", end="", markup=False, highlight=False)
         self.out.flush()
         reader = self.reader or LineReader()
@@ -187,7 +186,7 @@ class Terminal:
         for line in lines:
             self.console.print(TEXT_BAR + line, style="dim", markup=False)
 
-    def _flush_text(self, *, end: bool = False) -> None:
+    def _flush_text(self) -> None:
         if self._text:
             text, self._text = self._text, ""
             self.console.print(TEXT_BAR + text, style="dim", markup=False)
