@@ -106,13 +106,15 @@ class OpenAIClient:
         raise AssertionError("unreachable")
 
     async def _answer(self, request: dict[str, Any], builder: TurnBuilder) -> ModelTurn:
-        """One request: the first byte within ``request_timeout``, then no gap in the
-        stream longer than ``stream_timeout``. A JSON answer is taken whole."""
-        first, gap = self.settings.request_timeout, self.settings.stream_timeout
+        """One request: its first piece within ``request_timeout`` of sending it, then
+        no pause in the stream longer than ``stream_timeout``. A JSON answer is taken
+        whole (within ``request_timeout``)."""
+        loop = asyncio.get_running_loop()
+        first = loop.time() + self.settings.request_timeout
         create = self._client.chat.completions.with_streaming_response.create
         async with contextlib.AsyncExitStack() as stack:
             try:
-                async with asyncio.timeout(first):
+                async with asyncio.timeout_at(first):
                     response = await stack.enter_async_context(create(**request))
                     if "json" in response.headers.get("content-type", ""):
                         builder.completion(await response.json())
@@ -120,16 +122,16 @@ class OpenAIClient:
             except TimeoutError:
                 raise _Stalled("first") from None
             stream = (await response.parse()).__aiter__()
-            waited = first
+            deadline, where = first, "first"
             while True:
                 try:
-                    async with asyncio.timeout(waited):
+                    async with asyncio.timeout_at(deadline):
                         chunk = await anext(stream)
                 except StopAsyncIteration:
                     break
                 except TimeoutError:
-                    raise _Stalled("first" if waited == first else "gap") from None
-                waited = gap
+                    raise _Stalled(where) from None
+                deadline, where = loop.time() + self.settings.stream_timeout, "gap"
                 builder.chunk(chunk.to_dict(warnings=False))
         return builder.turn()
 
