@@ -85,12 +85,14 @@ class OpenAIClient:
             request["tools"] = [tool_payload(t) for t in tools]
         declared = {t.name for t in tools}
         attempts = self.settings.max_retries + 1
+        timeouts = 0
         for attempt in range(attempts):
             try:
                 turn = await self._answer(request, TurnBuilder(declared, on_delta))
             except (openai.APIError, _Stalled) as error:
                 failure = self._failure(error)
-                retry_in = _retry_delay(error, attempt, self.backoff)
+                retry_in = _retry_delay(error, attempt, self.backoff, timeouts)
+                timeouts += isinstance(failure, ModelTimedOut)
                 if retry_in is None or attempt == attempts - 1:
                     raise failure from None
                 if on_delta:
@@ -203,15 +205,18 @@ class _Stalled(Exception):
         self.where = where
 
 
-def _retry_delay(error: openai.APIError | _Stalled, attempt: int, base: float) -> float | None:
+def _retry_delay(
+    error: openai.APIError | _Stalled, attempt: int, base: float, timeouts: int = 0
+) -> float | None:
     """Seconds to wait before retrying, or None when retrying cannot help.
 
-    A refused connection (nothing listening) is tried once more only; a
-    dropped one, a timeout, an error event in the stream, 429 and 5xx get
-    the full backoff.
+    A refused connection (nothing listening) and a timeout are tried once
+    more only (``timeouts``: how many came before this one), so a silent
+    server is given up on after two waits, not five; a dropped connection,
+    an error event in the stream, 429 and 5xx get the full backoff.
     """
     if isinstance(error, _Stalled | openai.APITimeoutError):
-        return base * 2**attempt
+        return base * 2**attempt if timeouts == 0 else None
     if isinstance(error, openai.APIConnectionError):
         return base * 2**attempt if attempt == 0 or not _refused(error) else None
     status = getattr(error, "status_code", None)

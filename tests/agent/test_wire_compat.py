@@ -20,7 +20,15 @@ from agent.proposal import Ending
 from agent.session import Session
 from agent.settings import Settings
 from tests.agent.test_openai_client import TOOLS, client, complete
-from tests.support.openai_server import Call, Recorded, ScriptedServer, Stall, Turn, Whole
+from tests.support.openai_server import (
+    Call,
+    Hang,
+    Recorded,
+    ScriptedServer,
+    Stall,
+    Turn,
+    Whole,
+)
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED
 
 VIEW_A = Call("view_file", {"path": "a.py"}, id="call_a")
@@ -376,6 +384,16 @@ async def test_a_lasting_stall_ends_with_a_timeout_naming_the_gap(openai_server)
         await complete(client(openai_server, stream_timeout=0.2, max_retries=1))
 
     assert "0.2 s" in caught.value.message and "streamTimeout" in caught.value.message
+
+
+@pytest.mark.asyncio
+async def test_a_silent_server_is_given_up_on_after_two_waits_whatever_max_retries(openai_server):
+    openai_server.add(Hang(), Hang())  # a third request would find the script empty
+
+    with pytest.raises(ModelTimedOut):
+        await complete(client(openai_server, request_timeout=0.2, max_retries=4))
+
+    assert len(openai_server.completions) == 2
 
 
 def test_the_default_limits_are_a_minute():
