@@ -21,15 +21,18 @@ class StatusLine:
         self.detail = ""
         self.since = time.monotonic()
 
-    def set(self, label: str, detail: str = "", *, restart: bool = False) -> None:
-        if restart or label != self.label:
+    def set(self, label: str, detail: str = "", *, restart: bool = False) -> bool:
+        """Show ``label``; True when it is new (worth drawing at once)."""
+        new = restart or label != self.label
+        if new:
             self.since = time.monotonic()
         self.label = label
         self.detail = detail
+        return new
 
-    def think(self, text: str) -> None:
+    def think(self, text: str) -> bool:
         tail = (self.detail + text).replace("\n", " ")[-TAIL:]
-        self.set("thinking", tail)
+        return self.set("thinking", tail)
 
     def __rich__(self) -> Text:
         elapsed = time.monotonic() - self.since

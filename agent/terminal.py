@@ -65,26 +65,28 @@ class Terminal:
 
     def event(self, event: Event) -> None:
         """Show one step event."""
+        status = self.status
+        changed = False
         if isinstance(event, StepStarted):
             self._flush_text()
-            self.status.set("waiting for the endpoint", restart=True)
+            changed = status.set("waiting for the endpoint", restart=True)
             self._start_live()
         elif isinstance(event, ModelThinking):
-            self.status.think(event.text)
+            changed = status.think(event.text)
         elif isinstance(event, ModelText):
-            self.status.set("writing the answer")
+            changed = status.set("writing the answer")
             self._add_text(event.text)
         elif isinstance(event, ModelCalling):
             self._flush_text()
-            self.status.set(f"writing {event.name}")
+            changed = status.set(f"writing {event.name}")
         elif isinstance(event, ModelWriting):
-            self.status.set(f"writing {event.name}", size_text(event.chars))
+            changed = status.set(f"writing {event.name}", size_text(event.chars))
         elif isinstance(event, ModelRetry):
             self.say(f"    … {name_flags(event.message)}", style="yellow")
-            self.status.set("waiting for the endpoint", restart=True)
+            changed = status.set("waiting for the endpoint", restart=True)
         elif isinstance(event, ToolStarted):
             self.say(f"[{event.step}] {event.summary}")
-            self.status.set(event.summary)
+            changed = status.set(event.summary)
         elif isinstance(event, ToolFinished):
             self.say(self._finished_line(event))
         elif isinstance(event, TaskEnded):
@@ -92,6 +94,8 @@ class Terminal:
             line = Text(f"Task {event.ending}: ", style="bold")
             line.append(name_flags(event.message))
             self.say(line)
+        if changed and self._live is not None:
+            self._live.refresh()  # every state is seen, however short
 
     def _finished_line(self, event: ToolFinished) -> Text:
         """✓ only when the call worked and what it ran did too (a failing test run is ✗)."""
