@@ -188,3 +188,33 @@ def test_the_step_limit_names_the_flag(project: Path):
 
     assert status == 0
     assert json.loads(json.dumps(server.completions[0].body["model"])) == "scripted"
+
+
+def test_ctrl_c_at_a_question_cancels_without_a_traceback(project: Path):
+    ask = Call("run_command", {"command": "python3 -c print(1)", "timeout": None})
+    with ScriptedServer(replies=[Turn(tool_calls=[ask])]) as server:
+        child = spawn(project, server)
+        child.expect(re.escape("Run `python3 -c 'print(1)'` in the shadow copy?"))
+        child.sendintr()
+        child.expect(r"Cancelled\. Nothing was written\.")
+        status, shown = finish(child)
+
+    assert status == 130
+    assert "Traceback" not in shown
+
+
+def test_ctrl_c_while_a_command_runs_stops_it(project: Path):
+    sleep = Call(
+        "run_command", {"command": "python3 -c 'import time; time.sleep(60)'", "timeout": None}
+    )
+    with ScriptedServer(replies=[Turn(tool_calls=[sleep])]) as server:
+        child = spawn(project, server)
+        child.expect(r"in the shadow copy\?")
+        child.sendline("o")
+        child.expect(seen("Running python3 .*", r"1\.\d s"))  # running for a second
+        child.sendintr()
+        child.expect(r"Cancelled\. Nothing was written\.", timeout=15)
+        status, shown = finish(child)
+
+    assert status == 130
+    assert "Traceback" not in shown
