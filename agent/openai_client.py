@@ -84,20 +84,23 @@ class OpenAIClient:
         if tools:
             request["tools"] = [tool_payload(t) for t in tools]
         declared = {t.name for t in tools}
-        attempts = self.settings.max_retries + 1
-        timeouts = 0
-        for attempt in range(attempts):
+        attempt, timeouts = 0, 0
+        while True:
             try:
                 turn = await self._answer(request, TurnBuilder(declared, on_delta))
             except (openai.APIError, _Stalled) as error:
                 failure = self._failure(error)
+                if _refuses_stream_options(error) and "stream_options" in request:
+                    del request["stream_options"]  # an older server: ask again without it
+                    continue
                 retry_in = _retry_delay(error, attempt, self.backoff, timeouts)
                 timeouts += isinstance(failure, ModelTimedOut)
-                if retry_in is None or attempt == attempts - 1:
+                if retry_in is None or attempt >= self.settings.max_retries:
                     raise failure from None
                 if on_delta:
                     on_delta(Delta(restart=True, reason=f"{failure.message} Retrying."))
                 await asyncio.sleep(retry_in)
+                attempt += 1
                 continue
             if turn.finish_reason == "content_filter":
                 raise ModelContentFiltered(
@@ -105,7 +108,6 @@ class OpenAIClient:
                     "filter stopped it (finish_reason content_filter). Reword the task."
                 )
             return turn
-        raise AssertionError("unreachable")
 
     async def _answer(self, request: dict[str, Any], builder: TurnBuilder) -> ModelTurn:
         """One request: its first piece within ``request_timeout`` of sending it, then
@@ -229,6 +231,11 @@ def _retry_delay(
         with contextlib.suppress(ValueError):
             delay = max(delay, float(retry_after))
     return min(delay, MAX_BACKOFF)
+
+
+def _refuses_stream_options(error: openai.APIError | _Stalled) -> bool:
+    status = getattr(error, "status_code", None)
+    return status in (400, 422) and "stream_options" in _detail(error)  # type: ignore[arg-type]
 
 
 def _refused(error: Exception) -> bool:

@@ -23,6 +23,7 @@ from tests.agent.test_openai_client import TOOLS, client, complete
 from tests.support.openai_server import (
     Call,
     Hang,
+    HttpError,
     Recorded,
     ScriptedServer,
     Stall,
@@ -329,6 +330,21 @@ def test_reasoning_in_the_reasoning_field_is_not_sent_back(openai_server, calc, 
 
 
 # Usage
+
+
+@pytest.mark.asyncio
+async def test_a_server_that_refuses_stream_options_is_asked_again_without_them(openai_server):
+    openai_server.add(
+        HttpError(400, "Unrecognized request argument supplied: stream_options"),
+        Turn("Hi.", usage=False),
+    )
+
+    answer, _ = await complete(client(openai_server, max_retries=0))
+
+    assert answer.content == "Hi."
+    first, second = (r.body for r in openai_server.completions)
+    assert "stream_options" in first and "stream_options" not in second
+    assert second["stream"] is True
 
 
 @pytest.mark.asyncio
