@@ -108,7 +108,7 @@ def _as_call(obj: Any) -> ToolCall | None:
     if isinstance(obj.get("function"), dict):
         obj = obj["function"]
     name = obj.get("name") or obj.get("tool")
-    arguments = next(
+    arguments: Any = next(
         (obj[key] for key in ("arguments", "parameters", "args", "input") if key in obj), {}
     )
     if not isinstance(name, str):

@@ -33,9 +33,14 @@ class LineReader:
 
     async def _readable(self) -> None:
         loop = asyncio.get_running_loop()
-        ready = loop.create_future()
+        ready: asyncio.Future[None] = loop.create_future()
+
+        def wake() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
         try:
-            loop.add_reader(self.fd, lambda: ready.done() or ready.set_result(None))
+            loop.add_reader(self.fd, wake)
         except (OSError, NotImplementedError):
             return  # a regular file (never blocks) or a loop that cannot watch it
         try:

@@ -234,8 +234,11 @@ def _retry_delay(
 
 
 def _refuses_stream_options(error: openai.APIError | _Stalled) -> bool:
-    status = getattr(error, "status_code", None)
-    return status in (400, 422) and "stream_options" in _detail(error)  # type: ignore[arg-type]
+    return (
+        isinstance(error, openai.APIStatusError)
+        and error.status_code in (400, 422)
+        and "stream_options" in _detail(error)
+    )
 
 
 def _refused(error: Exception) -> bool:

@@ -126,11 +126,13 @@ class TurnBuilder:
                 return
 
     def _take_call_piece(self, piece: Mapping[str, Any]) -> None:
-        index = piece.get("index")
-        index = index if isinstance(index, int) else len(self._calls)
         function = piece.get("function") or {}
-        name = function.get("name") if isinstance(function.get("name"), str) else ""
-        call_id = piece.get("id") if isinstance(piece.get("id"), str) else ""
+        name = _text(function.get("name"))
+        call_id = _text(piece.get("id"))
+        index = piece.get("index")
+        if not isinstance(index, int):  # no index at all (early Ollama): a call per named piece
+            continuing = self._calls and not (name or call_id)
+            index = self._calls[-1].index if continuing else len(self._calls)
         call = self._current(index)
         if call is None or _starts_new_call(call, call_id, name):
             call = _Call(index)
@@ -164,6 +166,10 @@ class TurnBuilder:
         reason = choice.get("finish_reason")
         if isinstance(reason, str) and reason:
             self._finish = reason
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def _starts_new_call(call: _Call, call_id: str, name: str) -> bool:

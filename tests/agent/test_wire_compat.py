@@ -148,6 +148,24 @@ async def test_a_name_repeated_in_every_piece_of_one_call_is_not_doubled(openai_
     assert turn.tool_calls == (ToolCall("call_1", "view_file", '{"path": "a.py"}'),)
 
 
+@pytest.mark.asyncio
+async def test_calls_without_any_index_are_told_apart_by_their_names(openai_server):
+    whole = {"id": "call_1", "function": {"name": "view_file", "arguments": '{"path": "a.py"}'}}
+    start = {"function": {"name": "view_file", "arguments": '{"path": '}}
+    rest = {"function": {"arguments": '"b.py"}'}}
+    openai_server.add(
+        sse(
+            chunk({"tool_calls": [whole]}),
+            chunk({"tool_calls": [start]}),
+            chunk({"tool_calls": [rest]}, "tool_calls"),
+        )
+    )
+
+    turn, _ = await complete(client(openai_server))
+
+    assert [json.loads(c.arguments)["path"] for c in turn.tool_calls] == ["a.py", "b.py"]
+
+
 # Arguments as objects
 
 
