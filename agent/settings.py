@@ -1,8 +1,9 @@
 """Settings: one typed, fully defaulted structure, parsed in one place.
 
 The language server reads them from ``workspace/configuration`` and
-``initializationOptions``, the command line from flags and the environment;
-both call ``Settings.parse``. Keys may be camelCase (editor settings) or
+``initializationOptions``, the command line from flags; both put them over
+the config files and the environment (``config_file``), which call
+``Settings.parse``. Keys may be camelCase (editor settings) or
 snake_case. A value of the wrong type is reported and replaced by its
 default, never an exception: a bad setting must not stop the editor.
 
