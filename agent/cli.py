@@ -100,6 +100,8 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         terminal.cancelled(session.proposal(Outcome(Ending.CANCELLED, "")).trace)
         return EXIT_INTERRUPTED
+    finally:
+        terminal.stop_live()  # the cursor comes back whatever happened
     terminal.totals(proposal.usage, proposal.steps, proposal.trace)
     if proposal.outcome.ending == Ending.MODEL_ERROR:
         return 2

@@ -25,7 +25,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .content_calls import ContentStream, read_content
+from .content_calls import ContentStream, read_content, split_thinking
 from .conversation import ModelTurn, ToolCall, Usage
 from .model import Delta, OnDelta
 
@@ -98,9 +98,12 @@ class TurnBuilder:
             ToolCall(call.id or f"call_{position}", call.name, call.text)
             for position, call in enumerate(self._calls)
         )
-        parts = read_content("".join(self._text), self.declared)
+        text = "".join(self._text)
         echoed = "".join(self._echoed)
-        return ModelTurn(parts.text, calls or parts.calls, self._usage, self._finish, echoed)
+        if calls:  # the server parsed the calls: the text is only the text (less thinking)
+            return ModelTurn(split_thinking(text)[1], calls, self._usage, self._finish, echoed)
+        parts = read_content(text, self.declared)
+        return ModelTurn(parts.text, parts.calls, self._usage, self._finish, echoed)
 
     # -- pieces ---------------------------------------------------------------------
 
