@@ -34,6 +34,14 @@ REPEAT_HINT = (
 )
 
 
+CUT_OFF = (
+    "Your answer was cut off at the endpoint's token limit (max tokens) while you were "
+    "writing this call to {name}: its arguments ({size} characters) end unfinished, so "
+    "nothing was done. Send less in one call: make the change in smaller edits, or create "
+    "a large file in parts."
+)
+
+
 @dataclass(frozen=True)
 class CallOutcome:
     text: str
@@ -59,9 +67,15 @@ class Caller:
         except (KeyError, TypeError):
             return f"Calling {call.name}"
 
-    async def call(self, call: ToolCall, ctx: ToolContext) -> CallOutcome:
+    async def call(self, call: ToolCall, ctx: ToolContext, *, cut_off: bool = False) -> CallOutcome:
+        """Run ``call``; ``cut_off`` says the turn ended at the token limit, so arguments
+        that are not JSON were cut short rather than written wrong."""
         started = time.perf_counter()
-        outcome = await self._call(call, ctx)
+        if cut_off and isinstance(_parse(call.arguments), _NotJSON):
+            text = CUT_OFF.format(name=call.name, size=len(call.arguments))
+            outcome = CallOutcome(text, False, malformed=True)
+        else:
+            outcome = await self._call(call, ctx)
         key = (call.name, _normal(call.arguments))
         text = outcome.text
         if outcome.ok:

@@ -15,16 +15,19 @@ from editing import cli as editing_cli
 from editing.files import Workdir
 
 from . import eval_tasks
-from .flags import add_endpoint_flags, add_sandbox_flags, settings_from_flags
+from .config_view import show_config
+from .flags import add_endpoint_flags, effective_from_flags, name_flags, settings_from_flags
 from .model import ModelError
 from .openai_client import OpenAIClient
-from .proposal import Ending, Proposal
+from .proposal import Ending, Outcome, Proposal
 from .sandbox import choose
 from .scripted import ScriptedModel, ScriptTurn
 from .session import Session
 from .settings import Settings
 from .terminal import Terminal
 from .tools.context import Approval, CommandRequest
+
+EXIT_INTERRUPTED = 130  # as a shell reports a process ended by Ctrl-C
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,8 +45,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[
         help="run a task with the configured model and apply it after review",
         description=(
             "Run a task in a workspace with the configured OpenAI-compatible endpoint "
-            "(OPENAI_BASE_URL, OPENAI_API_KEY, SUREHAND_MODEL, or the flags). Prints each "
-            "step, shows the proposal as a diff and writes it only after you say yes."
+            "(the config files, OPENAI_BASE_URL, OPENAI_API_KEY, SUREHAND_MODEL, or the "
+            "flags). Prints each step, shows the proposal as a diff and writes it only "
+            "after you say yes. Ctrl-C cancels (exit 130) and writes nothing."
         ),
     )
     run.add_argument("task", help="what to do, in words")
@@ -51,6 +55,18 @@ def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[
     run.add_argument("--yes", action="store_true", help="apply the proposal without asking")
     add_endpoint_flags(run)
     run.set_defaults(handler=_run)
+    config = commands.add_parser(
+        "config",
+        help="print the settings in force and where each came from",
+        description=(
+            "Print the effective settings for a workspace (defaults, your config file, the "
+            "project's .surehand.toml, the environment and the flags, in that order) and "
+            "where each came from. The API key is never shown."
+        ),
+    )
+    config.add_argument("--workspace", type=Path, default=Path(), help="project directory")
+    add_endpoint_flags(config)
+    config.set_defaults(handler=show_config)
     demo = commands.add_parser(
         "demo",
         help="a scripted session on a small example project",
@@ -68,13 +84,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[
         description="Say how the model's commands would run on this machine: in which sandbox "
         "and with what access, or that there is none and every command is asked first.",
     )
-    add_sandbox_flags(status)
+    status.add_argument("--workspace", type=Path, default=Path(), help="project directory")
+    add_endpoint_flags(status)
     status.set_defaults(handler=_status)
     eval_tasks.add_command(commands)
 
 
 def _status(args: argparse.Namespace) -> int:
-    settings, problems = settings_from_flags(args)
+    settings, problems = settings_from_flags(args, args.workspace.resolve())
     for problem in problems:
         print(f"warning: {problem}")
     sandbox = choose(settings.sandbox)
@@ -86,23 +103,38 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    settings, problems = settings_from_flags(args)
     terminal = Terminal()
-    for problem in problems:
-        terminal.say(f"warning: {problem}")
+    if not args.workspace.is_dir():
+        terminal.error(f"no such directory: {args.workspace} (--workspace)")
+        return 2
+    root = args.workspace.resolve()
+    effective = effective_from_flags(args, root)
+    for problem in effective.problems:
+        terminal.say(f"warning: {problem}", style="yellow")
+    settings = effective.settings
     try:
         client = OpenAIClient(settings)
     except ModelError as error:
-        terminal.say(error.message)
+        terminal.error(name_flags(error.message))
         return 2
-    root = args.workspace.resolve()
     sandbox = choose(settings.sandbox)
     terminal.say(f"Commands run {sandbox.describe(settings.sandbox_network)}.")
     session = Session(root, client, settings, approve=terminal.approve)
-    proposal = asyncio.run(_run_session(session, args.task, terminal))
+    try:
+        proposal = asyncio.run(_run_session(session, args.task, terminal))
+    except KeyboardInterrupt:
+        terminal.cancelled(session.proposal(Outcome(Ending.CANCELLED, "")).trace)
+        return EXIT_INTERRUPTED
+    finally:
+        terminal.stop_live()  # the cursor comes back whatever happened
+    terminal.totals(proposal.usage, proposal.steps, proposal.trace)
     if proposal.outcome.ending == Ending.MODEL_ERROR:
         return 2
-    return asyncio.run(_offer(proposal, root, terminal, assume_yes=args.yes))
+    try:
+        return asyncio.run(_offer(proposal, root, terminal, assume_yes=args.yes))
+    except KeyboardInterrupt:
+        terminal.cancelled(None)
+        return EXIT_INTERRUPTED
 
 
 async def _run_session(session: Session, task: str, terminal: Terminal) -> Proposal:

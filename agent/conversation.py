@@ -43,11 +43,23 @@ class Usage:
 
 @dataclass(frozen=True)
 class ModelTurn:
-    """What the model said in one completion."""
+    """What the model said in one completion.
+
+    ``finish_reason`` is the endpoint's word for why it stopped ("stop",
+    "tool_calls", "length": cut off at the token limit; "" when not said).
+    ``reasoning`` is thinking the endpoint wants back with the calls it came
+    with (sent as ``reasoning_content``, as DeepSeek asks); never the answer.
+    """
 
     content: str
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage = Usage()
+    finish_reason: str = ""
+    reasoning: str = ""
+
+    @property
+    def cut_off(self) -> bool:
+        return self.finish_reason == "length"
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,7 @@ class Message:
     tool_call_id: str = ""
     tool_name: str = ""
     compacted: bool = False
+    reasoning: str = ""  # see ModelTurn.reasoning
 
 
 class Conversation:
@@ -71,7 +84,10 @@ class Conversation:
         self.messages.append(Message("user", text))
 
     def assistant(self, turn: ModelTurn) -> None:
-        self.messages.append(Message("assistant", turn.content, turn.tool_calls))
+        reasoning = turn.reasoning if turn.tool_calls else ""
+        self.messages.append(
+            Message("assistant", turn.content, turn.tool_calls, reasoning=reasoning)
+        )
 
     def tool(self, call: ToolCall, text: str) -> None:
         self.messages.append(Message("tool", text, tool_call_id=call.id, tool_name=call.name))

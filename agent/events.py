@@ -26,6 +26,23 @@ class ModelText:
 
 
 @dataclass(frozen=True)
+class ModelThinking:
+    """A piece of the model's reasoning as it streams (never part of its answer)."""
+
+    step: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ModelWriting:
+    """The arguments of the call to ``name`` have grown to ``chars`` characters."""
+
+    step: int
+    name: str
+    chars: int
+
+
+@dataclass(frozen=True)
 class ModelCalling:
     """The model has started writing a call to ``name`` (its arguments are still coming)."""
 
@@ -52,6 +69,7 @@ class ToolFinished:
     call: ToolCall
     ok: bool
     summary: str  # "Running pytest: 12 passed in 0.2s"
+    succeeded: bool = True  # False when the call worked but what it ran failed (exit code)
 
 
 @dataclass(frozen=True)
@@ -60,5 +78,16 @@ class TaskEnded:
     message: str
 
 
-Event = StepStarted | ModelText | ModelCalling | ModelRetry | ToolStarted | ToolFinished | TaskEnded
+Event = (
+    StepStarted
+    | ModelText
+    | ModelThinking
+    | ModelWriting
+    | ModelCalling
+    | ModelRetry
+    | ToolStarted
+    | ToolFinished
+    | TaskEnded
+)
+STREAMED = (ModelText, ModelThinking, ModelWriting)  # many small pieces per step
 OnEvent = Callable[[Event], None]

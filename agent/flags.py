@@ -1,38 +1,121 @@
-"""The command-line flags that choose the model endpoint, shared by ``run`` and ``eval-tasks``."""
+"""Command-line flags: one per setting (``maxSteps`` is ``--max-steps``), and ``--provider``.
+
+Shared by ``run``, ``config`` and ``eval-tasks``. A flag not given leaves the
+setting to the files, the environment or the default (see ``config_file``).
+The API key has no flag (a command line is visible to every process); it is
+read from the variable ``--api-key-env`` names.
+"""
 
 from __future__ import annotations
 
 import argparse
+import re
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
 
+from .config_file import PROVIDERS, Effective, camel_case, effective_settings
 from .settings import Settings
+
+NO_FLAG = frozenset({"api_key"})
+
+HELP = {
+    "model": "model name at the endpoint (default: $SUREHAND_MODEL)",
+    "base_url": "OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)",
+    "api_key_env": "environment variable that holds the API key (default: OPENAI_API_KEY)",
+    "max_steps": "model turns per task",
+    "request_timeout": "seconds to wait for the first byte of each answer",
+    "stream_timeout": "seconds an answer may pause while it streams",
+    "max_retries": "retries per model request",
+    "command_timeout": "seconds a command may run",
+    "command_allowlist": "a command that runs without asking (repeat; replaces the list)",
+    "context_budget": "characters of conversation before old tool outputs are compacted",
+    "view_max_lines": "lines per view_file",
+    "max_file_bytes": "largest file read",
+    "output_max_chars": "command output kept",
+    "trace_dir": "where traces go",
+    "tool_timeout": "seconds any tool call but a command may take",
+    "sandbox": "how commands are contained: auto (bubblewrap where it works), bubblewrap, off",
+    "sandbox_network": "let sandboxed commands use the network",
+    "sandbox_read_only_paths": "a folder sandboxed commands may read (repeat)",
+    "sandbox_writable_paths": "a folder sandboxed commands may change (repeat)",
+    "command_environment": "an environment variable commands get (repeat)",
+}
+
+_TYPES: dict[str, Any] = {"str": str, "int": int, "float": float}
+
+
+def flag_name(setting: str) -> str:
+    """``max_steps`` -> ``--max-steps``."""
+    return "--" + setting.replace("_", "-")
 
 
 def add_endpoint_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--base-url", metavar="URL", help="endpoint (default: $OPENAI_BASE_URL)")
-    parser.add_argument("--model", metavar="NAME", help="model name (default: $SUREHAND_MODEL)")
-    parser.add_argument("--max-steps", type=int, metavar="N", help="step limit per task")
-    add_sandbox_flags(parser)
-
-
-def add_sandbox_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--sandbox",
-        choices=("auto", "bubblewrap", "off"),
-        help="how commands are contained (default: auto, bubblewrap where it works; without "
-        "a sandbox every command is asked first)",
+    """The flags for every setting, ``--provider`` and ``--trust-project``."""
+    group = parser.add_argument_group("settings (each also a config-file key)")
+    group.add_argument(
+        "--provider",
+        choices=sorted(PROVIDERS),
+        help="a preset endpoint: sets --base-url and --api-key-env",
     )
-    parser.add_argument(
-        "--sandbox-network", action="store_true", default=None, help="let commands use the network"
+    group.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="let the project's .surehand.toml set the endpoint, allowlist and sandbox",
+    )
+    for spec in fields(Settings):
+        if spec.name in NO_FLAG:
+            continue
+        kind = str(spec.type)
+        options: dict[str, Any] = {
+            "dest": f"setting_{spec.name}",
+            "help": HELP.get(spec.name, f"the setting {camel_case(spec.name)}"),
+        }
+        if kind == "bool":
+            options["action"] = argparse.BooleanOptionalAction
+        elif kind.startswith("tuple"):
+            options.update(action="append", metavar="CMD")
+        else:
+            options.update(type=_TYPES.get(kind, str), metavar=kind.upper())
+        group.add_argument(flag_name(spec.name), **options)
+
+
+def flag_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings the flags given set, as camelCase keys (``provider`` included)."""
+    values: dict[str, Any] = {}
+    for spec in fields(Settings):
+        value = getattr(args, f"setting_{spec.name}", None)
+        if value is not None:
+            values[camel_case(spec.name)] = value
+    if getattr(args, "provider", None):
+        values["provider"] = args.provider
+    return values
+
+
+def effective_from_flags(args: argparse.Namespace, root: Path | None) -> Effective:
+    return effective_settings(
+        root,
+        overrides=flag_values(args),
+        overrides_origin="command line",
+        trust=bool(getattr(args, "trust_project", False)),
     )
 
 
-def settings_from_flags(args: argparse.Namespace) -> tuple[Settings, list[str]]:
-    """The settings the flags override (a flag not given keeps the environment's or default)."""
-    flags = {
-        "model": getattr(args, "model", None),
-        "baseUrl": getattr(args, "base_url", None),
-        "maxSteps": getattr(args, "max_steps", None),
-        "sandbox": args.sandbox,
-        "sandboxNetwork": args.sandbox_network,
-    }
-    return Settings.parse(flags)
+def settings_from_flags(
+    args: argparse.Namespace, root: Path | None = None
+) -> tuple[Settings, list[str]]:
+    """The settings in force for ``root`` (None: no project file) with the flags on top."""
+    effective = effective_from_flags(args, root)
+    return effective.settings, effective.problems
+
+
+def name_flags(message: str) -> str:
+    """``message`` with setting names (``maxSteps``, "the setting 'model'") as flags."""
+    for spec in fields(Settings):
+        if spec.name in NO_FLAG:
+            continue
+        camel = camel_case(spec.name)
+        message = message.replace(f"the setting '{camel}'", flag_name(spec.name))
+        if "_" in spec.name:
+            message = re.sub(rf"\b{camel}\b", flag_name(spec.name), message)
+    return message

@@ -24,13 +24,16 @@ class ToolSpec:
 
 @dataclass(frozen=True)
 class Delta:
-    """A piece of a turn as it streams: text, or part of a tool call's arguments.
+    """A piece of a turn as it streams: text, reasoning, or part of a tool call's arguments.
 
-    ``restart`` says the pieces so far are void: the request failed midway
-    and is being sent again (``reason`` says why).
+    ``reasoning`` is the model's thinking (a reasoning field, or a
+    ``<think>`` block in its text): progress to show, never part of the
+    answer. ``restart`` says the pieces so far are void: the request failed
+    midway and is being sent again (``reason`` says why).
     """
 
     text: str = ""
+    reasoning: str = ""
     tool_index: int = -1
     tool_name: str = ""
     arguments: str = ""
@@ -85,6 +88,12 @@ class ModelServerFailed(ModelError):
 
 class ModelRequestRefused(ModelError):
     reason = "bad_request"
+
+
+class ModelContentFiltered(ModelError):
+    """The endpoint's content filter withheld (part of) the answer."""
+
+    reason = "content_filter"
 
 
 class ScriptExhausted(ModelError):

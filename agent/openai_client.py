@@ -1,10 +1,12 @@
 """The model adapter for OpenAI-compatible chat-completions endpoints.
 
-The only module that knows the API's payload shape. It streams every
-completion (text and tool-call pieces go to ``on_delta`` as they arrive),
-retries 429, 5xx, timeouts and dropped connections with exponential backoff
-(honouring ``Retry-After``), and turns every failure into a ``ModelError``
-that says what to check.
+The only module that knows the API's payload shape (with ``turn_builder``,
+which reads the answer). It asks for a stream (text, reasoning and
+tool-call pieces go to ``on_delta`` as they arrive) and takes a whole JSON
+answer as well; waits at most ``request_timeout`` for the first byte and
+``stream_timeout`` between pieces; retries 429, 5xx, timeouts and dropped
+connections with exponential backoff (honouring ``Retry-After``); and turns
+every failure into a ``ModelError`` that says what to check.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from typing import Any
 
 import openai
 
-from .content_calls import calls_in_content
-from .conversation import Message, ModelTurn, ToolCall, Usage
+from .conversation import Message, ModelTurn
 from .model import (
     Delta,
     ModelAuthFailed,
+    ModelContentFiltered,
     ModelError,
     ModelNotFound,
     ModelRateLimited,
@@ -32,6 +34,7 @@ from .model import (
     ToolSpec,
 )
 from .settings import Settings
+from .turn_builder import TurnBuilder
 
 NO_KEY = "no-key"  # local servers accept any key; the client insists on one
 MAX_BACKOFF = 30.0
@@ -42,21 +45,23 @@ class OpenAIClient:
         key = settings.key()
         if not key and not settings.base_url:
             raise ModelAuthFailed(
-                f"No API key: set the environment variable {settings.api_key_env} (or the "
-                "setting apiKeyEnv to the variable that holds it), or point baseUrl at a "
-                "server that needs none."
+                f"No API key: set the environment variable {settings.api_key_env} (or "
+                "apiKeyEnv to the variable that holds it), or point baseUrl at a server "
+                "that needs none."
             )
         if not settings.model:
             raise ModelNotFound(
-                "No model configured: set the setting 'model' or the environment variable "
-                "SUREHAND_MODEL to a model your endpoint serves."
+                "No model configured: set the setting 'model' (or the environment variable "
+                "SUREHAND_MODEL) to a model your endpoint serves."
             )
         self.settings = settings
         self.backoff = backoff
+        # The limits that matter are kept in ``_answer``; the client's own is a backstop.
+        backstop = settings.request_timeout + settings.stream_timeout
         self._client = openai.AsyncOpenAI(
             api_key=key or NO_KEY,
             base_url=settings.base_url or None,
-            timeout=settings.request_timeout,
+            timeout=openai.Timeout(backstop, connect=min(settings.request_timeout, 30.0)),
             max_retries=0,
         )
 
@@ -78,64 +83,74 @@ class OpenAIClient:
         }
         if tools:
             request["tools"] = [tool_payload(t) for t in tools]
-        attempts = self.settings.max_retries + 1
-        for attempt in range(attempts):
+        declared = {t.name for t in tools}
+        attempt, timeouts = 0, 0
+        while True:
             try:
-                turn = await self._stream(request, on_delta)
-            except openai.APIError as error:
+                turn = await self._answer(request, TurnBuilder(declared, on_delta))
+            except (openai.APIError, _Stalled) as error:
                 failure = self._failure(error)
-                retry_in = _retry_delay(error, attempt, self.backoff)
-                if retry_in is None or attempt == attempts - 1:
+                if _refuses_stream_options(error) and "stream_options" in request:
+                    del request["stream_options"]  # an older server: ask again without it
+                    continue
+                retry_in = _retry_delay(error, attempt, self.backoff, timeouts)
+                timeouts += isinstance(failure, ModelTimedOut)
+                if retry_in is None or attempt >= self.settings.max_retries:
                     raise failure from None
                 if on_delta:
                     on_delta(Delta(restart=True, reason=f"{failure.message} Retrying."))
                 await asyncio.sleep(retry_in)
+                attempt += 1
                 continue
-            calls = turn.tool_calls or calls_in_content(turn.content, {t.name for t in tools})
-            if calls and not turn.tool_calls:
-                turn = ModelTurn("", calls, turn.usage)
+            if turn.finish_reason == "content_filter":
+                raise ModelContentFiltered(
+                    f"The model endpoint {self.endpoint} withheld the answer: its content "
+                    "filter stopped it (finish_reason content_filter). Reword the task."
+                )
             return turn
-        raise AssertionError("unreachable")
 
-    async def _stream(self, request: dict[str, Any], on_delta: OnDelta | None) -> ModelTurn:
-        stream = await self._client.chat.completions.create(**request)
-        text: list[str] = []
-        calls: dict[int, dict[str, str]] = {}
-        usage = Usage()
-        async for chunk in stream:
-            if chunk.usage:
-                usage = Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0)
-            for choice in chunk.choices:
-                delta = choice.delta
-                if delta.content:
-                    text.append(delta.content)
-                    if on_delta:
-                        on_delta(Delta(text=delta.content))
-                for piece in delta.tool_calls or ():
-                    call = calls.setdefault(piece.index, {"id": "", "name": "", "arguments": ""})
-                    function = piece.function
-                    call["id"] = piece.id or call["id"]
-                    call["name"] += (function.name or "") if function else ""
-                    arguments = (function.arguments or "") if function else ""
-                    call["arguments"] += arguments
-                    if on_delta:
-                        on_delta(
-                            Delta(
-                                tool_index=piece.index, tool_name=call["name"], arguments=arguments
-                            )
-                        )
-        tool_calls = tuple(
-            ToolCall(call["id"] or f"call_{index}", call["name"], call["arguments"])
-            for index, call in sorted(calls.items())
-        )
-        return ModelTurn("".join(text), tool_calls, usage)
+    async def _answer(self, request: dict[str, Any], builder: TurnBuilder) -> ModelTurn:
+        """One request: its first piece within ``request_timeout`` of sending it, then
+        no pause in the stream longer than ``stream_timeout``. A JSON answer is taken
+        whole (within ``request_timeout``)."""
+        loop = asyncio.get_running_loop()
+        first = loop.time() + self.settings.request_timeout
+        create = self._client.chat.completions.with_streaming_response.create
+        async with contextlib.AsyncExitStack() as stack:
+            try:
+                async with asyncio.timeout_at(first):
+                    response = await stack.enter_async_context(create(**request))
+                    if "json" in response.headers.get("content-type", ""):
+                        builder.completion(await response.json())
+                        return builder.turn()
+            except TimeoutError:
+                raise _Stalled("first") from None
+            stream = (await response.parse()).__aiter__()
+            deadline, where = first, "first"
+            while True:
+                try:
+                    async with asyncio.timeout_at(deadline):
+                        chunk = await anext(stream)
+                except StopAsyncIteration:
+                    break
+                except TimeoutError:
+                    raise _Stalled(where) from None
+                deadline, where = loop.time() + self.settings.stream_timeout, "gap"
+                builder.chunk(chunk.to_dict(warnings=False))
+        return builder.turn()
 
-    def _failure(self, error: openai.APIError) -> ModelError:
+    def _failure(self, error: openai.APIError | _Stalled) -> ModelError:
         where = self.endpoint
         model = self.settings.model
-        if isinstance(error, openai.APITimeoutError):
+        if isinstance(error, _Stalled) and error.where == "gap":
             return ModelTimedOut(
-                f"The model endpoint {where} did not answer within "
+                f"The model endpoint {where} stopped sending its answer for "
+                f"{self.settings.stream_timeout:g} s. Check the server, or raise "
+                "streamTimeout."
+            )
+        if isinstance(error, _Stalled | openai.APITimeoutError):
+            return ModelTimedOut(
+                f"The model endpoint {where} did not start answering within "
                 f"{self.settings.request_timeout:g} s. Check the server, or raise "
                 "requestTimeout."
             )
@@ -184,15 +199,26 @@ class OpenAIClient:
         )
 
 
-def _retry_delay(error: openai.APIError, attempt: int, base: float) -> float | None:
+class _Stalled(Exception):
+    """The endpoint sent nothing in time: before its first byte, or mid-stream."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(where)
+        self.where = where
+
+
+def _retry_delay(
+    error: openai.APIError | _Stalled, attempt: int, base: float, timeouts: int = 0
+) -> float | None:
     """Seconds to wait before retrying, or None when retrying cannot help.
 
-    A refused connection (nothing listening) is tried once more only; a
-    dropped one, a timeout, an error event in the stream, 429 and 5xx get
-    the full backoff.
+    A refused connection (nothing listening) and a timeout are tried once
+    more only (``timeouts``: how many came before this one), so a silent
+    server is given up on after two waits, not five; a dropped connection,
+    an error event in the stream, 429 and 5xx get the full backoff.
     """
-    if isinstance(error, openai.APITimeoutError):
-        return base * 2**attempt
+    if isinstance(error, _Stalled | openai.APITimeoutError):
+        return base * 2**attempt if timeouts == 0 else None
     if isinstance(error, openai.APIConnectionError):
         return base * 2**attempt if attempt == 0 or not _refused(error) else None
     status = getattr(error, "status_code", None)
@@ -205,6 +231,14 @@ def _retry_delay(error: openai.APIError, attempt: int, base: float) -> float | N
         with contextlib.suppress(ValueError):
             delay = max(delay, float(retry_after))
     return min(delay, MAX_BACKOFF)
+
+
+def _refuses_stream_options(error: openai.APIError | _Stalled) -> bool:
+    return (
+        isinstance(error, openai.APIStatusError)
+        and error.status_code in (400, 422)
+        and "stream_options" in _detail(error)
+    )
 
 
 def _refused(error: Exception) -> bool:
@@ -243,6 +277,8 @@ def _payload(message: Message) -> dict[str, Any]:
             }
             for call in message.tool_calls
         ]
+    if message.reasoning:
+        payload["reasoning_content"] = message.reasoning
     return payload
 
 

@@ -24,6 +24,8 @@ from .events import (
     ModelCalling,
     ModelRetry,
     ModelText,
+    ModelThinking,
+    ModelWriting,
     OnEvent,
     StepStarted,
     TaskEnded,
@@ -40,6 +42,7 @@ from .workspace import Overlay, TextSource
 
 MALFORMED_LIMIT = 3  # model turns in a row whose calls were all unusable
 CANCELLED_CALL = "Not done: the user cancelled the task."
+CUT_OFF_ANSWER = "The answer was cut off at the endpoint's token limit (max tokens):"
 PATCH_IN_ANSWER = (
     "Your answer holds a patch, but text in an answer changes nothing. Send the patch "
     "as the `patch` argument of the apply_patch tool, then call finish."
@@ -112,7 +115,10 @@ class Session:
         self._steps = 0
         self.usage = Usage()
         malformed = 0
-        outcome = Outcome(Ending.STEP_LIMIT, f"Stopped after {self.settings.max_steps} steps.")
+        outcome = Outcome(
+            Ending.STEP_LIMIT,
+            f"Stopped after {self.settings.max_steps} steps (the step limit, maxSteps).",
+        )
         try:
             while self._steps < self.settings.max_steps:
                 ended, all_malformed = await self.step(emit)
@@ -138,17 +144,7 @@ class Session:
         emit(StepStarted(step))
         self.conversation.compact(self.settings.context_budget)
 
-        announced: set[int] = set()
-
-        def on_delta(delta: Delta) -> None:
-            if delta.restart:
-                announced.clear()
-                emit(ModelRetry(step, delta.reason))
-            elif delta.text:
-                emit(ModelText(step, delta.text))
-            elif delta.tool_name and delta.tool_index not in announced:
-                announced.add(delta.tool_index)
-                emit(ModelCalling(step, delta.tool_name))
+        on_delta = _delta_events(step, emit)
 
         started = time.perf_counter()
         turn = await self.client.complete(
@@ -168,12 +164,15 @@ class Session:
         if patch_in_answer:
             self.conversation.user(PATCH_IN_ANSWER)
         elif not turn.tool_calls:
-            ended = Outcome(Ending.ANSWERED, turn.content.strip() or "The model gave no answer.")
+            answer = turn.content.strip() or "The model gave no answer."
+            if turn.cut_off:
+                answer = f"{CUT_OFF_ANSWER} {answer}"
+            ended = Outcome(Ending.ANSWERED, answer)
         malformed = bool(turn.tool_calls) or patch_in_answer
         for index, call in enumerate(turn.tool_calls):
             emit(ToolStarted(step, call, self.caller.describe(call)))
             try:
-                result = await self.caller.call(call, self.ctx)
+                result = await self.caller.call(call, self.ctx, cut_off=turn.cut_off)
             except asyncio.CancelledError:
                 # Every call of the turn needs its answer, or the next request is invalid.
                 for unanswered in turn.tool_calls[index:]:
@@ -182,7 +181,8 @@ class Session:
             self.conversation.tool(call, result.text)
             malformed = malformed and result.malformed
             summary = result.result.summary if result.result else result.text.split("\n")[0]
-            emit(ToolFinished(step, call, result.ok, summary))
+            succeeded = result.ok and (result.result is None or result.result.succeeded)
+            emit(ToolFinished(step, call, result.ok, summary, succeeded))
             records.append(
                 ToolRecord(
                     call.name,
@@ -204,3 +204,26 @@ class Session:
             self._trace.end(outcome.ending, outcome.message, self.usage, self._steps)
             self._trace.close()
         emit(TaskEnded(outcome.ending, outcome.message))
+
+
+def _delta_events(step: int, emit: OnEvent) -> Callable[[Delta], None]:
+    """The events a turn's streamed pieces become."""
+    written: dict[int, int] = {}  # characters of arguments per call
+
+    def on_delta(delta: Delta) -> None:
+        if delta.restart:
+            written.clear()
+            emit(ModelRetry(step, delta.reason))
+        elif delta.text:
+            emit(ModelText(step, delta.text))
+        elif delta.reasoning:
+            emit(ModelThinking(step, delta.reasoning))
+        elif delta.tool_name:
+            if delta.tool_index not in written:
+                written[delta.tool_index] = 0
+                emit(ModelCalling(step, delta.tool_name))
+            if delta.arguments:
+                written[delta.tool_index] += len(delta.arguments)
+                emit(ModelWriting(step, delta.tool_name, written[delta.tool_index]))
+
+    return on_delta

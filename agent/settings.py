@@ -1,8 +1,9 @@
 """Settings: one typed, fully defaulted structure, parsed in one place.
 
 The language server reads them from ``workspace/configuration`` and
-``initializationOptions``, the command line from flags and the environment;
-both call ``Settings.parse``. Keys may be camelCase (editor settings) or
+``initializationOptions``, the command line from flags; both put them over
+the config files and the environment (``config_file``), which call
+``Settings.parse``. Keys may be camelCase (editor settings) or
 snake_case. A value of the wrong type is reported and replaced by its
 default, never an exception: a bad setting must not stop the editor.
 
@@ -66,7 +67,8 @@ class Settings:
     api_key_env: str = "OPENAI_API_KEY"
     api_key: str = field(default="", repr=False)
     max_steps: int = 40
-    request_timeout: float = 120.0
+    request_timeout: float = 60.0  # seconds to the answer's first byte
+    stream_timeout: float = 60.0  # seconds between two pieces of a streamed answer
     max_retries: int = 4
     command_timeout: float = 300.0
     command_allowlist: tuple[str, ...] = DEFAULT_ALLOWLIST
@@ -97,7 +99,7 @@ class Settings:
         problems: list[str] = []
         known = {f.name: f for f in fields(cls)}
         for key, value in (data or {}).items():
-            name = _snake(key)
+            name = snake_case(key)
             if name not in known:
                 problems.append(f"unknown setting {key!r} ignored")
                 continue
@@ -126,7 +128,8 @@ _CHOICES = {"sandbox": ("auto", "bubblewrap", "off")}
 _PATHS = {"sandbox_read_only_paths", "sandbox_writable_paths"}  # absolute, ~ expanded
 
 
-def _snake(key: str) -> str:
+def snake_case(key: str) -> str:
+    """``maxSteps`` -> ``max_steps`` (snake_case keys are left as they are)."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower()
 
 

@@ -1,99 +1,208 @@
-"""The terminal front end: steps as they happen, the proposal as a coloured diff."""
+"""The terminal front end: steps as they happen, a live status line, the proposal as a diff.
+
+Output goes through ``rich``: colour only on a terminal (and never with
+``NO_COLOR``), and on a terminal one live line under the steps says what the
+model is doing now (waiting, thinking, writing a call and how big it is) with
+the time it has taken. Messages name the command line's flags
+(``--max-steps``), not the editor's setting names.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import os
 import sys
+from pathlib import Path
 from typing import TextIO
 
-from .events import Event, ModelRetry, ModelText, TaskEnded, ToolFinished, ToolStarted
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
+
+from .conversation import Usage
+from .events import (
+    Event,
+    ModelCalling,
+    ModelRetry,
+    ModelText,
+    ModelThinking,
+    ModelWriting,
+    StepStarted,
+    TaskEnded,
+    ToolFinished,
+    ToolStarted,
+)
+from .flags import name_flags
+from .line_input import LineReader
 from .proposal import Proposal
+from .status_line import StatusLine, size_text
 from .tools.context import Approval, CommandRequest
 
-_COLOURS = {"red": "31", "green": "32", "cyan": "36", "dim": "2", "bold": "1", "yellow": "33"}
+TEXT_BAR = "  │ "
 
 
 class Terminal:
-    def __init__(self, out: TextIO | None = None) -> None:
+    def __init__(self, out: TextIO | None = None, *, reader: LineReader | None = None) -> None:
         self.out = out or sys.stdout
-        self.colour = self.out.isatty() and "NO_COLOR" not in os.environ
-        self._in_text = False
+        self.console = Console(file=self.out, highlight=False, soft_wrap=True, emoji=False)
+        self.status = StatusLine()
+        self.reader = reader
+        self._live: Live | None = None
+        self._text = ""  # model text not yet printed (the rest of its line is coming)
 
-    def paint(self, text: str, colour: str) -> str:
-        return f"\033[{_COLOURS[colour]}m{text}\033[0m" if self.colour else text
+    # -- plain output -------------------------------------------------------------
 
-    def say(self, text: str = "") -> None:
-        self._end_text()
-        print(text, file=self.out, flush=True)
+    def say(self, text: str | Text = "", style: str | None = None) -> None:
+        self._flush_text()
+        self.console.print(text, style=style, markup=False)
+
+    def error(self, text: str) -> None:
+        self.say(f"surehand: {text}", style="red")
 
     def heading(self, text: str) -> None:
-        self.say(self.paint(f"── {text}", "bold"))
+        self.say(f"── {text}", style="bold")
+
+    # -- a task as it runs ----------------------------------------------------------
 
     def event(self, event: Event) -> None:
-        """Print one step event."""
-        if isinstance(event, ModelText):
-            if not self._in_text:
-                self.out.write(self.paint("  │ ", "dim"))
-                self._in_text = True
-            self.out.write(self.paint(event.text.replace("\n", "\n  │ "), "dim"))
-            self.out.flush()
+        """Show one step event."""
+        status = self.status
+        changed = False
+        if isinstance(event, StepStarted):
+            self._flush_text()
+            changed = status.set("waiting for the endpoint", restart=True)
+            self._start_live()
+        elif isinstance(event, ModelThinking):
+            changed = status.think(event.text)
+        elif isinstance(event, ModelText):
+            changed = status.set("writing the answer")
+            self._add_text(event.text)
+        elif isinstance(event, ModelCalling):
+            self._flush_text()
+            changed = status.set(f"writing {event.name}")
+        elif isinstance(event, ModelWriting):
+            changed = status.set(f"writing {event.name}", size_text(event.chars))
+        elif isinstance(event, ModelRetry):
+            self.say(f"    … {name_flags(event.message)}", style="yellow")
+            changed = status.set("waiting for the endpoint", restart=True)
         elif isinstance(event, ToolStarted):
             self.say(f"[{event.step}] {event.summary}")
+            changed = status.set(event.summary)
         elif isinstance(event, ToolFinished):
-            mark = self.paint("✓", "green") if event.ok else self.paint("✗", "red")
-            self.say(f"    {mark} {event.summary}")
-        elif isinstance(event, ModelRetry):
-            self.say(self.paint(f"    … {event.message}", "yellow"))
+            self.say(self._finished_line(event))
         elif isinstance(event, TaskEnded):
-            self.say(self.paint(f"Task {event.ending}: ", "bold") + event.message)
+            self.stop_live()
+            line = Text(f"Task {event.ending}: ", style="bold")
+            line.append(name_flags(event.message))
+            self.say(line)
+        if changed and self._live is not None:
+            self._live.refresh()  # every state is seen, however short
+
+    def _finished_line(self, event: ToolFinished) -> Text:
+        """✓ only when the call worked and what it ran did too (a failing test run is ✗)."""
+        line = Text("    ")
+        if event.ok and event.succeeded:
+            line.append("✓", style="green")
+        else:
+            line.append("✗", style="red")
+        line.append(f" {event.summary}")
+        return line
+
+    def totals(self, usage: Usage, steps: int, trace: Path | None) -> None:
+        """The tokens a task used, its steps and where its trace is."""
+        if usage.total:
+            tokens = (
+                f"{usage.total:,} tokens ({usage.prompt_tokens:,} prompt, "
+                f"{usage.completion_tokens:,} completion)"
+            )
+        else:
+            tokens = "tokens not reported by the endpoint"
+        where = f"; trace {trace}" if trace else ""
+        self.say(f"{steps} step{'s' if steps != 1 else ''}, {tokens}{where}", style="dim")
+
+    def cancelled(self, trace: Path | None) -> None:
+        self.stop_live()
+        where = f" The trace is {trace}." if trace else ""
+        self.say(f"Cancelled. Nothing was written.{where}", style="yellow")
+
+    # -- the proposal -----------------------------------------------------------------
 
     def proposal(self, proposal: Proposal) -> None:
+        self.stop_live()
         if not proposal.changes:
             self.say("No changes proposed.")
             return
-        self.say(self.paint("Proposed changes:", "bold"))
+        self.say("Proposed changes:", style="bold")
         for change in proposal.changes:
             labels = "; ".join(change.descriptions)
-            self.say(self.paint(f"{change.path}: {labels}", "cyan"))
+            self.say(f"{change.path}: {labels}", style="cyan")
             for line in change.diff().splitlines():
-                self.say(self.diff_line(line))
+                self.say(line, style=_diff_style(line))
 
-    def diff_line(self, line: str) -> str:
-        if line.startswith(("+++", "---")):
-            return self.paint(line, "bold")
-        if line.startswith("+"):
-            return self.paint(line, "green")
-        if line.startswith("-"):
-            return self.paint(line, "red")
-        if line.startswith("@@"):
-            return self.paint(line, "cyan")
-        return line
+    # -- questions --------------------------------------------------------------------
 
     async def ask(self, question: str) -> str:
-        self._end_text()
-        answer = await asyncio.to_thread(_input, f"{question} ")
+        """One line from the user (the live line is put away while they answer)."""
+        self.stop_live()
+        self._flush_text()
+        self.console.print(f"{question} ", end="", markup=False, highlight=False)
+        self.out.flush()
+        reader = self.reader or LineReader()
+        self.reader = reader
+        answer = await reader.line()
         return answer.strip().lower()
 
     async def approve(self, request: CommandRequest) -> Approval:
         """Ask whether a command may run, saying where and how contained."""
-        self.say(self.paint(request.question(), "yellow"))
+        self.stop_live()
+        self.say(request.question(), style="yellow")
         choices = "[o]nce / [a]lways / [N]o" if request.may_always else "[o]nce / [N]o"
         answer = await self.ask(f"Run `{request.command}`? {choices}")
+        self._start_live()
         if answer in ("o", "once", "y", "yes"):
             return Approval.ONCE
         if answer in ("a", "always") and request.may_always:
             return Approval.ALWAYS
         return Approval.DENY
 
-    def _end_text(self) -> None:
-        if self._in_text:
-            self.out.write("\n")
-            self._in_text = False
+    # -- the live line and streamed text ----------------------------------------------
+
+    def _start_live(self) -> None:
+        if self._live is None and self.console.is_terminal:
+            self._live = Live(
+                self.status,
+                console=self.console,
+                transient=True,
+                refresh_per_second=8,
+                redirect_stdout=False,
+                redirect_stderr=False,
+            )
+            self._live.start()
+
+    def stop_live(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+
+    def _add_text(self, text: str) -> None:
+        """Print the model's text a whole line at a time (a live display cannot hold half
+        a line)."""
+        self._text += text
+        *lines, self._text = self._text.split("\n")
+        for line in lines:
+            self.console.print(TEXT_BAR + line, style="dim", markup=False)
+
+    def _flush_text(self) -> None:
+        if self._text:
+            text, self._text = self._text, ""
+            self.console.print(TEXT_BAR + text, style="dim", markup=False)
 
 
-def _input(prompt: str) -> str:
-    try:
-        return input(prompt)
-    except EOFError:
-        return ""
+def _diff_style(line: str) -> str | None:
+    if line.startswith(("+++", "---")):
+        return "bold"
+    if line.startswith("+"):
+        return "green"
+    if line.startswith("-"):
+        return "red"
+    if line.startswith("@@"):
+        return "cyan"
+    return None

@@ -32,7 +32,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[
             "all files or none. Prints one line per file (A added, M modified, D deleted, "
             "R renamed) and the unified diff."
         ),
-        epilog="Exit status: 0 applied, 1 refused (nothing changed), 2 the patch does not parse.",
+        epilog=(
+            "Exit status: 0 applied, 1 refused (nothing changed), 2 the patch cannot be read "
+            "or does not parse, or the directory does not exist."
+        ),
     )
     patch.add_argument("patch", nargs="?", default="-", help="patch file (default: stdin)")
     patch.add_argument(
@@ -58,7 +61,17 @@ def apply_patch_command(source: str, directory: Path, *, dry_run: bool) -> int:
     Every path is checked before anything is applied, so a path outside the
     directory is refused even when an earlier operation would fail too.
     """
-    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    if not directory.is_dir():
+        print(f"No such directory: {directory}", file=sys.stderr)
+        return EXIT_PARSE_ERROR
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        print(f"No such patch file: {source}", file=sys.stderr)
+        return EXIT_PARSE_ERROR
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"Cannot read the patch file {source}: {error}", file=sys.stderr)
+        return EXIT_PARSE_ERROR
     workdir = Workdir(directory)
     try:
         patch = parse_patch(text)

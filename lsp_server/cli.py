@@ -41,6 +41,11 @@ def serve_main(argv: list[str] | None = None) -> int:
 def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
     parser.add_argument("--log-level", default="WARNING", help="stderr log level")
+    parser.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="let the workspace's .surehand.toml set the endpoint, allowlist and sandbox",
+    )
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -50,6 +55,7 @@ def _serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
     server = create_server()
+    server.controller.trust_project = args.trust_project
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))

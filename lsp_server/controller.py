@@ -20,6 +20,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
+from agent.config_file import effective_settings, without_defaults
 from agent.model import ModelError
 from agent.openai_client import OpenAIClient
 from agent.proposal import Proposal
@@ -47,6 +48,7 @@ class Controller:
         self.documents = Documents()
         self.tasks = TaskRegistry()
         self.settings = Settings()
+        self.trust_project = False  # ``serve --trust-project``: the project's file is trusted
         self.root: Path | None = None
         self.source: BufferSource | None = None
         self.session: Session | None = None
@@ -66,13 +68,20 @@ class Controller:
             self.source = BufferSource(self.documents, self.root)
 
     def configure(self, data: dict[str, Any]) -> list[str]:
-        """New settings; returns the problems with them (never raises)."""
-        settings, problems = Settings.parse(data)
+        """New settings: the config files with the editor's on top; returns the problems
+        with them (never raises)."""
+        effective = effective_settings(
+            self.root,
+            overrides=without_defaults(data),
+            overrides_origin="editor settings",
+            trust=self.trust_project,
+        )
+        settings = effective.settings
         if not self.configured.is_set() or settings.sandbox != self.settings.sandbox:
             self._report_sandbox(choose(settings.sandbox), settings)
         self.settings = settings
         self.configured.set()
-        return problems
+        return effective.problems
 
     def _report_sandbox(self, sandbox: Sandbox, settings: Settings) -> None:
         """Say once how commands will run; loudly when they will not be contained."""

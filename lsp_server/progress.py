@@ -13,10 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from agent.events import (
+    STREAMED,
     Event,
     ModelCalling,
     ModelRetry,
     ModelText,
+    ModelThinking,
+    ModelWriting,
     StepStarted,
     TaskEnded,
     ToolFinished,
@@ -55,7 +58,7 @@ def log_line(event: Event) -> str | None:
 
 def step_payload(event: Event) -> dict[str, Any] | None:
     """The ``surehand/step`` notification's params for an event."""
-    if isinstance(event, ModelText):
+    if isinstance(event, STREAMED):
         return None  # pieces of text are too many; ModelCalling and tool events carry the work
     return {"kind": type(event).__name__, **_fields(event)}
 
@@ -81,7 +84,7 @@ class ModelTextBuffer:
         if isinstance(event, ModelText):
             self.step = event.step
             self.text.append(event.text)
-        elif self.text and not isinstance(event, ModelCalling):
+        elif self.text and not isinstance(event, ModelCalling | ModelWriting | ModelThinking):
             self.flush()
 
     def flush(self) -> None:

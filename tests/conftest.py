@@ -38,6 +38,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+@pytest.fixture(autouse=True)
+def _no_user_config(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory):
+    """The developer's own ~/.config/surehand/config.toml must not reach the tests
+    (servers and commands the tests start inherit this environment)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("no-user-config")))
+
+
 @pytest.fixture
 def openai_server() -> Iterator[ScriptedServer]:
     """A started scripted OpenAI-compatible server (model ``scripted``, no key required).

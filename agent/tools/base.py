@@ -23,6 +23,7 @@ class ToolResult:
     text: str
     summary: str = ""  # a few words for progress ("pytest: 12 passed")
     ends_task: bool = False
+    succeeded: bool = True  # False: the tool ran, but what it ran failed (a command's exit code)
 
 
 class Tool(Protocol):

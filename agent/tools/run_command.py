@@ -70,7 +70,11 @@ class RunCommand:
         requested = args.get("timeout")
         timeout = float(min(requested, limit)) if requested and requested > 0 else limit
         result = await ctx.runner.run(argv, timeout, ctx.settings)
-        return ToolResult(_text(shown, result, timeout), summary=_summary(argv, result))
+        return ToolResult(
+            _text(shown, result, timeout),
+            summary=_summary(argv, result),
+            succeeded=result.exit_code == 0,
+        )
 
 
 def _why_ask(argv: list[str], ctx: ToolContext, sandbox: Sandbox) -> str | None:

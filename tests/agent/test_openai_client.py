@@ -105,7 +105,7 @@ async def test_streamed_text_arrives_in_pieces_and_usage_from_the_usage_chunk(
 
     turn, deltas = await complete(client(openai_server))
 
-    assert turn == ModelTurn(text, (), Usage(120, 17))
+    assert turn == ModelTurn(text, (), Usage(120, 17), "stop")
     pieces = [d.text for d in deltas]
     assert len(pieces) > 3 and "".join(pieces) == text
 
@@ -175,16 +175,16 @@ async def test_a_declared_tool_call_written_in_content_becomes_a_tool_call(
     "content",
     [
         '{"name": "delete_everything", "arguments": {}}',
-        f"I will look: <tool_call>{VIEW_A}</tool_call>",
+        'I will clean up: <tool_call>{"name": "rm", "arguments": {}}</tool_call>',
     ],
-    ids=["undeclared-tool", "prose-around-call"],
+    ids=["undeclared-tool", "undeclared-tagged-tool-after-prose"],
 )
 async def test_other_content_stays_text(openai_server: ScriptedServer, content: str) -> None:
     openai_server.add(Turn(content))
 
     turn, _ = await complete(client(openai_server))
 
-    assert turn == ModelTurn(content, (), Usage(10, 5))
+    assert turn == ModelTurn(content, (), Usage(10, 5), "stop")
 
 
 # Retries

@@ -15,7 +15,16 @@ request with the next reply of its script:
 - ``Hang``: take the request and never answer (until ``seconds`` or stop);
 - ``Drop``: stream the first chunks of a turn, then close the connection
   in the middle of the body;
-- ``StreamError``: stream the first chunks of a turn, then an ``error`` event.
+- ``StreamError``: stream the first chunks of a turn, then an ``error`` event;
+- ``Stall``: stream the first chunks of a turn, then send nothing for a while;
+- ``Whole``: answer a turn as one ``chat.completion`` even when a stream was
+  asked for (as some servers do);
+- ``Recorded``: send a recorded response body as is (a provider's SSE stream
+  or JSON answer, from a file).
+
+A ``Turn`` can also carry reasoning (in the field a provider uses), a
+finish reason of its own, no usage or partial usage, and a pause between
+chunks.
 
 Requests for another model get OpenAI's 404 ``model_not_found`` and, when
 ``api_key`` is set, a wrong Authorization header gets its 401, both without
@@ -35,6 +44,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -44,21 +54,37 @@ _SORRY = "The server had an error while processing your request. Sorry about tha
 
 @dataclass(frozen=True)
 class Call:
-    """A tool call; a ``str`` of arguments is sent as is (it need not be JSON)."""
+    """A tool call; a ``str`` of arguments is sent as is (it need not be JSON).
+
+    ``as_object`` sends the arguments as a JSON object instead of a string.
+    """
 
     name: str
     arguments: JSON | str = field(default_factory=dict)
     id: str = ""  # default: call_<request>_<index>
+    as_object: bool = False
 
 
 @dataclass(frozen=True)
 class Turn:
-    """An assistant turn: text, tool calls or both."""
+    """An assistant turn: text, tool calls or both.
+
+    ``reasoning`` streams first, in the delta field ``reasoning_field``;
+    ``finish_reason`` replaces the usual one; a token count of None is sent
+    as null, and ``usage=False`` sends no usage at all; ``pause`` is the
+    seconds between two chunks.
+    """
 
     content: str = ""
     tool_calls: Sequence[Call] = ()
-    prompt_tokens: int = 10
-    completion_tokens: int = 5
+    prompt_tokens: int | None = 10
+    completion_tokens: int | None = 5
+    reasoning: str = ""
+    reasoning_field: str = "reasoning_content"
+    finish_reason: str | None = None
+    usage: bool = True
+    pause: float = 0.0
+    shared_index: bool = False  # every call whole in one chunk with index 0, as Ollama sends
 
 
 @dataclass(frozen=True)
@@ -96,7 +122,37 @@ class StreamError:
     message: str = _SORRY
 
 
-Reply = Turn | HttpError | Hang | Drop | StreamError
+@dataclass(frozen=True)
+class Stall:
+    """Stream the first ``after_chunks`` chunks of ``turn``, then nothing for ``seconds``."""
+
+    turn: Turn
+    after_chunks: int = 2
+    seconds: float = 5.0
+
+
+@dataclass(frozen=True)
+class Whole:
+    """Answer ``turn`` as one ``chat.completion`` object, even to a streamed request."""
+
+    turn: Turn
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A response body sent as recorded (``content_type`` says SSE or JSON)."""
+
+    body: bytes
+    content_type: str = "text/event-stream"
+
+    @classmethod
+    def load(cls, path: Path) -> Recorded:
+        """``*.sse`` as a stream, ``*.json`` as a JSON answer."""
+        kind = "application/json" if path.suffix == ".json" else "text/event-stream"
+        return cls(path.read_bytes(), kind)
+
+
+Reply = Turn | HttpError | Hang | Drop | StreamError | Stall | Whole | Recorded
 
 
 @dataclass(frozen=True)
@@ -277,12 +333,23 @@ class _Handler(BaseHTTPRequestHandler):
         elif isinstance(reply, Hang):
             owner._stopping.wait(reply.seconds)
             self.close_connection = True
+        elif isinstance(reply, Recorded):
+            self._recorded(reply)
+        elif isinstance(reply, Whole):
+            self._json(200, _completion(reply.turn, index, owner.model))
         elif isinstance(reply, Turn) and not body.get("stream"):
             self._json(200, _completion(reply, index, owner.model))
         else:
             self._stream(reply, index, body)
 
-    def _stream(self, reply: Turn | Drop | StreamError, index: int, body: JSON) -> None:
+    def _recorded(self, reply: Recorded) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", reply.content_type)
+        self.send_header("Content-Length", str(len(reply.body)))
+        self.end_headers()
+        self.wfile.write(reply.body)
+
+    def _stream(self, reply: Turn | Drop | StreamError | Stall, index: int, body: JSON) -> None:
         owner = self.server.owner
         turn = reply if isinstance(reply, Turn) else reply.turn
         usage = bool((body.get("stream_options") or {}).get("include_usage"))
@@ -293,12 +360,19 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         if isinstance(reply, Turn):
-            for event in events:
+            for position, event in enumerate(events):
+                if position and turn.pause and owner._stopping.wait(turn.pause):
+                    self.close_connection = True
+                    return
                 self._event(json.dumps(event))
             self._event("[DONE]")
         else:
             for event in events[: reply.after_chunks]:
                 self._event(json.dumps(event))
+            if isinstance(reply, Stall):
+                owner._stopping.wait(reply.seconds)
+                self.close_connection = True
+                return
             if isinstance(reply, Drop):
                 self.close_connection = True  # mid-body: the final empty chunk never comes
                 return
@@ -373,6 +447,10 @@ def _arguments(call: Call) -> str:
     return call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
 
 
+def _wire_arguments(call: Call) -> JSON | str:
+    return call.arguments if call.as_object else _arguments(call)
+
+
 def _pieces(text: str, size: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)]
 
@@ -381,6 +459,7 @@ def _chunks(turn: Turn, index: int, model: str, size: int, usage: bool) -> Itera
     """The ``chat.completion.chunk`` objects of ``turn``, up to the usage chunk if asked."""
     head: JSON = {"id": f"chatcmpl-{index}", "object": "chat.completion.chunk"}
     head |= {"created": int(time.time()), "model": model, "system_fingerprint": None}
+    usage = usage and turn.usage
     if usage:
         head["usage"] = None
 
@@ -389,21 +468,36 @@ def _chunks(turn: Turn, index: int, model: str, size: int, usage: bool) -> Itera
         return {**head, "choices": [choice]}
 
     yield chunk({"role": "assistant", "content": "", "refusal": None})
+    for piece in _pieces(turn.reasoning, size):
+        yield chunk({"content": None, turn.reasoning_field: piece})
     for piece in _pieces(turn.content, size):
         yield chunk({"content": piece})
     for position, call in enumerate(turn.tool_calls):
+        if turn.shared_index or call.as_object:
+            whole = {"name": call.name, "arguments": _wire_arguments(call)}
+            at = 0 if turn.shared_index else position
+            piece = {"index": at, "id": _call_id(call, index, position), "type": "function"}
+            yield chunk({"tool_calls": [{**piece, "function": whole}]})
+            continue
         function = {"name": call.name, "arguments": ""}
         first = {"index": position, "id": _call_id(call, index, position), "type": "function"}
         yield chunk({"tool_calls": [{**first, "function": function}]})
         for piece in _pieces(_arguments(call), size):
             yield chunk({"tool_calls": [{"index": position, "function": {"arguments": piece}}]})
-    yield chunk({}, "tool_calls" if turn.tool_calls else "stop")
+    yield chunk({}, _finish_reason(turn))
     if usage:
         yield {**head, "choices": [], "usage": _usage(turn)}
 
 
+def _finish_reason(turn: Turn) -> str:
+    if turn.finish_reason is not None:
+        return turn.finish_reason
+    return "tool_calls" if turn.tool_calls else "stop"
+
+
 def _usage(turn: Turn) -> JSON:
-    total = turn.prompt_tokens + turn.completion_tokens
+    counts = (turn.prompt_tokens, turn.completion_tokens)
+    total = None if None in counts else sum(c for c in counts if c is not None)
     return {
         "prompt_tokens": turn.prompt_tokens,
         "completion_tokens": turn.completion_tokens,
@@ -414,22 +508,26 @@ def _usage(turn: Turn) -> JSON:
 def _completion(turn: Turn, index: int, model: str) -> JSON:
     """``turn`` as one non-streamed ``chat.completion`` object."""
     message: JSON = {"role": "assistant", "content": turn.content or None, "refusal": None}
+    if turn.reasoning:
+        message[turn.reasoning_field] = turn.reasoning
     if turn.tool_calls:
         message["tool_calls"] = [
             {
                 "id": _call_id(call, index, position),
                 "type": "function",
-                "function": {"name": call.name, "arguments": _arguments(call)},
+                "function": {"name": call.name, "arguments": _wire_arguments(call)},
             }
             for position, call in enumerate(turn.tool_calls)
         ]
     choice = {"index": 0, "message": message, "logprobs": None}
-    choice["finish_reason"] = "tool_calls" if turn.tool_calls else "stop"
-    return {
+    choice["finish_reason"] = _finish_reason(turn)
+    completion = {
         "id": f"chatcmpl-{index}",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
         "choices": [choice],
-        "usage": _usage(turn),
     }
+    if turn.usage:
+        completion["usage"] = _usage(turn)
+    return completion

@@ -1,0 +1,75 @@
+"""``surehand config``: the settings in force for a workspace and where each came from.
+
+The key itself is never printed: only whether one is set and where it is
+read from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from .config_file import PROJECT_FILE, Effective, camel_case, user_config_path
+from .flags import effective_from_flags
+from .settings import DEFAULT_ALLOWLIST, Settings
+
+
+def show_config(args: argparse.Namespace) -> int:
+    if not args.workspace.is_dir():
+        print(f"surehand: no such directory: {args.workspace} (--workspace)", file=sys.stderr)
+        return 2
+    root = args.workspace.resolve()
+    effective = effective_from_flags(args, root)
+    print(config_text(effective, root))
+    return 0
+
+
+def config_text(effective: Effective, root: Path) -> str:
+    settings = effective.settings
+    rows = [("setting", "value", "from")]
+    for spec in fields(Settings):
+        if spec.name == "api_key":
+            continue
+        value = _shown(spec.name, getattr(settings, spec.name))
+        rows.append((camel_case(spec.name), value, effective.origins[spec.name]))
+    key_origin = effective.origins["api_key" if settings.api_key else "api_key_env"]
+    rows.append(("key", _key_status(effective), key_origin))
+    width = [max(len(row[i]) for row in rows) for i in range(2)]
+    lines = [f"Settings for {root}"]
+    lines += [f"{a:<{width[0]}}  {b:<{width[1]}}  {c}".rstrip() for a, b, c in rows]
+    user = user_config_path()
+    project = root / PROJECT_FILE
+    lines.append("")
+    lines.append(f"user file:    {user} ({'found' if user.is_file() else 'none'})")
+    trust = "trusted" if effective.trusted else "not trusted"
+    lines.append(f"project file: {project} ({'found' if project.is_file() else 'none'}; {trust})")
+    lines += [f"warning: {problem}" for problem in effective.problems]
+    return "\n".join(lines)
+
+
+def _shown(name: str, value: Any) -> str:
+    if isinstance(value, tuple):
+        if value == DEFAULT_ALLOWLIST:
+            return f"the {len(value)} default commands"
+        return ", ".join(value) or "(none)"
+    if name == "api_key_env" and not value:
+        return "(none: no key is sent)"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value) if value != "" else "(not set)"
+
+
+def _key_status(effective: Effective) -> str:
+    settings = effective.settings
+    if effective.key_withheld:
+        return "not sent"
+    if settings.api_key:
+        return "set (given directly; not shown)"
+    if not settings.api_key_env:
+        return "none"
+    present = bool(os.environ.get(settings.api_key_env))
+    return f"${settings.api_key_env} is {'set (not shown)' if present else 'not set'}"

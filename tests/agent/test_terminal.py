@@ -1,0 +1,69 @@
+"""The terminal's lines, printed to a file (no terminal: no colour, no live line)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from agent.conversation import ToolCall, Usage
+from agent.events import (
+    ModelCalling,
+    ModelText,
+    ModelThinking,
+    ModelWriting,
+    StepStarted,
+    TaskEnded,
+    ToolFinished,
+    ToolStarted,
+)
+from agent.terminal import Terminal
+
+RUN = ToolCall("c1", "run_command", '{"command": "pytest"}')
+
+
+def shown(*events) -> str:
+    out = io.StringIO()
+    terminal = Terminal(out)
+    for event in events:
+        terminal.event(event)
+    return out.getvalue()
+
+
+def test_marks_are_honest():
+    text = shown(
+        ToolFinished(1, RUN, True, "pytest: 3 passed", succeeded=True),
+        ToolFinished(2, RUN, True, "pytest: 1 failed", succeeded=False),
+        ToolFinished(3, RUN, False, "Invalid arguments for run_command"),
+    )
+    assert text.splitlines() == [
+        "    ✓ pytest: 3 passed",
+        "    ✗ pytest: 1 failed",
+        "    ✗ Invalid arguments for run_command",
+    ]
+
+
+def test_model_text_is_printed_by_whole_lines_and_thinking_is_not_printed():
+    text = shown(
+        StepStarted(1),
+        ModelThinking(1, "secret plan"),
+        ModelText(1, "I will "),
+        ModelText(1, "look.\nThen fix"),
+        ModelCalling(1, "view_file"),
+        ModelWriting(1, "view_file", 20),
+        ToolStarted(1, RUN, "Reading calc.py"),
+    )
+    assert text.splitlines() == ["  │ I will look.", "  │ Then fix", "[1] Reading calc.py"]
+    assert "\x1b" not in text
+
+
+def test_the_end_names_flags_and_counts_tokens_or_says_there_were_none():
+    out = io.StringIO()
+    terminal = Terminal(out)
+    terminal.event(TaskEnded("step_limit", "Stopped after 3 steps (the step limit, maxSteps)."))
+    terminal.totals(Usage(1200, 34), 3, Path("/t/trace.jsonl"))
+    terminal.totals(Usage(), 1, None)
+    assert out.getvalue().splitlines() == [
+        "Task step_limit: Stopped after 3 steps (the step limit, --max-steps).",
+        "3 steps, 1,234 tokens (1,200 prompt, 34 completion); trace /t/trace.jsonl",
+        "1 step, tokens not reported by the endpoint",
+    ]
