@@ -82,7 +82,7 @@ class Scope:
 
     def covers(self, relative: str) -> bool:
         inside = self.start in (".", relative) or relative.startswith(f"{self.start}/")
-        git = ".git" in PurePosixPath(relative).parts
+        git = ".git" in relative.split("/")
         return inside and not git and self.glob_matches(relative)
 
     def texts(self, overlay: Overlay) -> dict[str, str]:
@@ -133,14 +133,15 @@ def _git_files(root: Path, start: str) -> list[str] | None:
     if out is None:
         return None
     files = []
-    for name in os.fsdecode(out).split("\0"):
+    prefix = f"{root}/"
+    for name in set(os.fsdecode(out).split("\0")):  # strings, not Paths: 100k of them
         try:
-            regular = name and stat.S_ISREG(os.lstat(root / name).st_mode)
+            regular = name and stat.S_ISREG(os.lstat(prefix + name).st_mode)
         except OSError:
             continue  # tracked, and deleted since
-        if regular and ".git" not in PurePosixPath(name).parts:
+        if regular and ".git" not in name.split("/"):
             files.append(name)
-    return sorted(set(files), key=path_key)
+    return sorted(files, key=path_key)
 
 
 def _git(root: Path, *args: str) -> bytes | None:
