@@ -18,7 +18,6 @@ from . import eval_tasks
 from .config_view import show_config
 from .flags import add_endpoint_flags, effective_from_flags, name_flags, settings_from_flags
 from .model import ModelError
-from .openai_client import OpenAIClient
 from .proposal import Ending, Outcome, Proposal
 from .sandbox import choose
 from .scripted import ScriptedModel, ScriptTurn
@@ -113,6 +112,8 @@ def _run(args: argparse.Namespace) -> int:
         terminal.say(f"warning: {problem}", style="yellow")
     settings = effective.settings
     try:
+        from .openai_client import OpenAIClient  # noqa: PLC0415 - openai is slow to import
+
         client = OpenAIClient(settings)
     except ModelError as error:
         terminal.error(name_flags(error.message))

@@ -46,7 +46,6 @@ from .model import (
     OnDelta,
     ToolSpec,
 )
-from .openai_client import OpenAIClient
 from .scripted import ScriptedModel
 from .session import Session
 from .settings import Settings
@@ -160,6 +159,8 @@ def evaluate(args: argparse.Namespace) -> int:
         return 2
     settings = task_settings(args)
     try:
+        from .openai_client import OpenAIClient  # noqa: PLC0415 - openai is slow to import
+
         client = None if args.scripted else WatchedClient(OpenAIClient(settings))
     except ModelError as error:
         print(f"eval-tasks: {error.message}", file=sys.stderr)
