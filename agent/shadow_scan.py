@@ -12,6 +12,7 @@ and can never reach, or delete, the user's.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 from pathlib import Path
@@ -22,6 +23,11 @@ LINKED_NAMES = frozenset({".venv", "venv", "node_modules", ".tox", ".nox"})
 PRIVATE_NAMES = frozenset({"target", "build", "dist"})
 SKIPPED_NAMES = frozenset(
     {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", ".git"}
+)
+_NAMED = re.compile(  # a folder named in one of the sets, anywhere on a path
+    "(?:^|/)(?:"
+    + "|".join(re.escape(n) for n in sorted(LINKED_NAMES | PRIVATE_NAMES | SKIPPED_NAMES))
+    + ")/"
 )
 
 
@@ -45,7 +51,8 @@ def scan(root: Path) -> tuple[dict[str, os.stat_result], set[str]]:
         elif stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode):
             files[rel] = st
     links = _outermost(links)
-    files = {rel: st for rel, st in files.items() if not under_any(rel, links)}
+    inside = tuple(f"{link}/" for link in links)
+    files = {rel: st for rel, st in files.items() if not rel.startswith(inside)}
     return files, {link for link in links if link.rpartition("/")[2] not in PRIVATE_NAMES}
 
 
@@ -62,6 +69,9 @@ def _git_listing(root: Path) -> tuple[list[str], set[str]] | None:
         tag, rel = entry[:1], entry[2:]
         if rel.endswith("/"):
             links.add(rel.rstrip("/"))  # a nested repository
+            continue
+        if not _NAMED.search(rel):  # most files: no folder of interest on the way
+            files.append(rel)
             continue
         parts = rel.split("/")[:-1]
         if any(part in SKIPPED_NAMES for part in parts) and tag == "?":
