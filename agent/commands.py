@@ -1,9 +1,4 @@
-"""Running the model's commands: parsed without a shell, in the shadow copy.
-
-A command line is split like a shell would (``shlex``) but never given to
-one: pipes, redirections and ``&&`` would not mean what the model expects,
-so a token that is exactly such an operator is refused with a message to
-run one command at a time; operators inside a token are plain text.
+"""Running the model's commands in the shadow copy (parsed by ``command_line``).
 
 ``ShadowRunner`` syncs the overlay into the shadow copy, then runs the
 command at the copy's root (always: there is no ``cd``) in the sandbox
@@ -20,13 +15,11 @@ import asyncio
 import codecs
 import contextlib
 import os
-import re
-import shlex
 import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 from .command_env import command_environment
@@ -37,61 +30,12 @@ from .shadow import ShadowCopy, SyncReport
 from .tools.context import CommandResult
 from .workspace import Overlay, ToolError
 
-SHELL_OPERATORS = frozenset({"&&", "||", "|", ";", ">", ">>", "<", "&", "2>", "2>&1", "&>", "|&"})
 HEAD_SHARE = 0.4  # of the output kept at its start when it is cut; the rest is its end
 READ_GRACE = 1.0  # seconds to collect the last output once the process is gone
 
 
-class BadCommand(ToolError):
-    reason = "bad_command"
-
-
 class CopyFailed(ToolError):
     reason = "copy_failed"
-
-
-def parse_command(text: str) -> list[str]:
-    """``text`` as an argv, or ``BadCommand`` saying how to write it."""
-    try:
-        argv = shlex.split(text)
-    except ValueError as error:
-        raise BadCommand(
-            f"The command cannot be parsed ({error}): close every quote, "
-            "or escape a lone quote with a backslash."
-        ) from None
-    if not argv:
-        raise BadCommand("The command is empty: give a command line such as `pytest -x`.")
-    operators = [token for token in argv if token in SHELL_OPERATORS]
-    if operators:
-        raise BadCommand(
-            f"Commands run without a shell, so {operators[0]!r} does not work. Run one "
-            "command at a time, without pipes or redirections; output and errors are "
-            "both returned."
-        )
-    if argv[0] == "cd":
-        raise BadCommand(
-            "Commands always run at the workspace root, so cd does not work: give paths "
-            "relative to the root instead."
-        )
-    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", argv[0]):
-        raise BadCommand(
-            "Commands run without a shell, so a leading VAR=value does not set the "
-            "environment: run the command alone."
-        )
-    return argv
-
-
-def is_allowed(argv: Sequence[str], allowlist: Iterable[str]) -> bool:
-    """Whether ``argv`` starts with the exact tokens of an allowlist entry.
-
-    Exact tokens only: ``/usr/bin/pytest`` or ``python3`` does not match
-    ``pytest`` or ``python``; the allowlist names each form it allows.
-    """
-    for entry in allowlist:
-        tokens = shlex.split(entry)
-        if tokens and list(argv[: len(tokens)]) == tokens:
-            return True
-    return False
 
 
 class OutputBuffer:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..command_guard import paths_outside, writing_option
-from ..commands import is_allowed, parse_command
+from ..command_line import is_allowed, parse_command
 from ..sandbox import Sandbox
 from ..workspace import ToolError
 from .base import ToolResult, load_spec

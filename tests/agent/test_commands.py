@@ -10,13 +10,8 @@ from pathlib import Path
 import pytest
 
 from agent.command_env import command_environment
-from agent.commands import (
-    BadCommand,
-    OutputBuffer,
-    ShadowRunner,
-    is_allowed,
-    parse_command,
-)
+from agent.command_line import BadCommand, is_allowed, parse_command
+from agent.commands import OutputBuffer, ShadowRunner
 from agent.sandbox import Sandbox
 from agent.settings import DEFAULT_ALLOWLIST, Settings
 from agent.tools.context import CommandResult

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.commands import BadCommand, ShadowRunner
+from agent.command_line import BadCommand
+from agent.commands import ShadowRunner
 from agent.settings import Settings
 from agent.tools import run_command
 from agent.tools.base import ToolResult
