@@ -1,0 +1,222 @@
+"""A file's staged edits as hunks: regions of the text the agent read.
+
+The review shows the model's edits, not a fresh diff of whole files, so
+``StagedText`` keeps each edit as a region of ``base`` (the text the agent
+read) from the moment it is staged. The contract:
+
+- ``hunks`` replace ``base[start:end]`` by ``text``; they are in text order
+  and never overlap (``hunks[i].end <= hunks[i + 1].start``). Their order in
+  the list is their order in the text, also for two insertions at one point.
+- ``text()`` is ``base`` with every hunk applied; ``apply(base, subset)`` with
+  the hunks of any subset, always well defined: every hunk is independently
+  acceptable, and a subset gives ``base`` with exactly its edits applied.
+- ``replace(start, end, new, description)`` takes a region of the *current*
+  text. It becomes a hunk of its own unless it overlaps a hunk's text (it
+  rewrites what an earlier edit wrote) or it inserts at the point where a
+  hunk deleted text (with that hunk rejected, before or after the deleted
+  lines would be a guess). Then it and those hunks become one hunk holding
+  all their descriptions. Hunks that only touch stay apart.
+- A region is widened to whole lines (a hunk starts at a line start; its
+  base region and its text end at a line end or at the end of the file),
+  then trimmed of whole lines both ends share. A hunk that ends up changing
+  nothing (an edit undone) goes, descriptions and all.
+- ``change(after, description)`` stages a whole new text: its line
+  differences from the current text, each one ``replace``.
+
+Lines end at ``"\\n"`` only (as ``rebase.split_lines``), so CRLF files, a
+missing final newline and odd separators come through byte for byte. Pure.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+_AFTER_NEWLINE = re.compile(r"(?<=\n)")
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """``base[start:end]`` becomes ``text``, for the edits ``descriptions`` name."""
+
+    start: int
+    end: int
+    text: str
+    descriptions: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return "; ".join(self.descriptions) or "change"
+
+
+def split_lines(text: str) -> list[str]:
+    """``text``'s lines with their endings; only ``"\\n"`` ends a line."""
+    lines = _AFTER_NEWLINE.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def apply(base: str, hunks: Iterable[Hunk]) -> str:
+    """``base`` with ``hunks`` (in text order, not overlapping) applied."""
+    out: list[str] = []
+    cursor = 0
+    for hunk in hunks:
+        if hunk.start < cursor or hunk.end < hunk.start:
+            raise ValueError("hunks overlap or are out of order")
+        out += [base[cursor : hunk.start], hunk.text]
+        cursor = hunk.end
+    out.append(base[cursor:])
+    return "".join(out)
+
+
+def line_of(text: str, offset: int) -> int:
+    """The 1-based line of ``text`` that ``offset`` is on."""
+    return text.count("\n", 0, offset) + 1
+
+
+@dataclass
+class StagedText:
+    base: str
+    hunks: list[Hunk] = field(default_factory=list)
+
+    def text(self) -> str:
+        return apply(self.base, self.hunks)
+
+    def change(self, after: str, description: str) -> None:
+        """Stage ``after`` as the new text: each line difference from the current text."""
+        current = self.text()
+        regions = line_regions(current, after)
+        for start, end, new in reversed(regions):  # from the end: earlier offsets hold
+            self.replace(start, end, new, description)
+
+    def replace(self, start: int, end: int, new: str, description: str) -> None:
+        """Replace ``current[start:end]`` by ``new`` (see the module's contract)."""
+        current = self.text()
+        if not 0 <= start <= end <= len(current):
+            raise ValueError(f"region {start}-{end} is outside the text")
+        asked = start, end
+        start, end, new = _whole_lines(current, start, end, new)
+        spans = self._spans()
+        joined = [
+            i
+            for i, span in enumerate(spans)
+            if _joins(*asked, span, self.hunks[i]) or _joins(start, end, span, self.hunks[i])
+        ]
+        if joined:
+            first, last = joined[0], joined[-1]
+            t_start, t_end = min(start, spans[first][0]), max(end, spans[last][1])
+            b_start = (
+                self.hunks[first].start
+                if t_start == spans[first][0]
+                else t_start - self._growth(first)
+            )
+            b_end = (
+                self.hunks[last].end if t_end == spans[last][1] else t_end - self._growth(last + 1)
+            )
+            descriptions = [d for h in self.hunks[first : last + 1] for d in h.descriptions]
+            at, upto = first, last + 1
+        else:
+            # Before the first hunk whose text ends after the region starts (an insertion
+            # at the end of a hunk's text comes after that hunk).
+            at = upto = sum(1 for span in spans if span[1] <= start)
+            t_start, t_end = start, end
+            b_start, b_end = start - self._growth(at), end - self._growth(at)
+            descriptions = []
+        text = current[t_start:start] + new + current[end:t_end]
+        merged = _trimmed(
+            self.base,
+            Hunk(b_start, b_end, text, tuple(dict.fromkeys([*descriptions, description]))),
+        )
+        self.hunks[at:upto] = [merged] if merged is not None else []
+
+    def _spans(self) -> list[tuple[int, int]]:
+        """Where each hunk's text stands in the current text."""
+        spans, shift = [], 0
+        for hunk in self.hunks:
+            start = hunk.start + shift
+            spans.append((start, start + len(hunk.text)))
+            shift += len(hunk.text) - (hunk.end - hunk.start)
+        return spans
+
+    def _growth(self, count: int) -> int:
+        """How much the first ``count`` hunks lengthen the text."""
+        return sum(len(h.text) - (h.end - h.start) for h in self.hunks[:count])
+
+
+def _joins(start: int, end: int, span: tuple[int, int], hunk: Hunk) -> bool:
+    """Whether the region must become one hunk with ``hunk`` (its text at ``span``)."""
+    t_start, t_end = span
+    if start < t_end and t_start < end:
+        return True  # overlaps its text, or spans the point where it deleted text
+    deleted_here = t_start == t_end and hunk.start < hunk.end
+    return deleted_here and start == end == t_start
+
+
+def _whole_lines(text: str, start: int, end: int, new: str) -> tuple[int, int, str]:
+    """The region widened to whole lines of ``text``, ``new`` widened with it."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = end
+    if line_end < len(text) and line_end > 0 and text[line_end - 1] != "\n":
+        line_end = _next_line(text, line_end)
+    replacement = text[line_start:start] + new + text[end:line_end]
+    if replacement and not replacement.endswith("\n") and line_end < len(text):
+        line_end = _next_line(text, line_end)  # the new text does not end a line: take the next
+    return line_start, line_end, text[line_start:start] + new + text[end:line_end]
+
+
+def _next_line(text: str, offset: int) -> int:
+    """The offset after the end of the line ``offset`` is on (or the end of ``text``)."""
+    newline = text.find("\n", offset)
+    return len(text) if newline < 0 else newline + 1
+
+
+def _trimmed(base: str, hunk: Hunk) -> Hunk | None:
+    """``hunk`` without the whole lines its two texts share at either end; None if no change."""
+    old, new = split_lines(base[hunk.start : hunk.end]), split_lines(hunk.text)
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    if head == len(old) == len(new):
+        return None
+    start = hunk.start + sum(map(len, old[:head]))
+    end = hunk.end - sum(map(len, old[len(old) - tail :]))
+    text = "".join(new[head : len(new) - tail])
+    return Hunk(start, end, text, hunk.descriptions)
+
+
+def line_regions(before: str, after: str) -> list[tuple[int, int, str]]:
+    """The line differences of ``before`` -> ``after``: ``(start, end, new text)``, offsets
+    of ``before`` in order, the common head and tail matched first."""
+    old, new = split_lines(before), split_lines(after)
+    offsets = [0]
+    for line in old:
+        offsets.append(offsets[-1] + len(line))
+    return [
+        (offsets[i1], offsets[i2], "".join(new[j1:j2]))
+        for tag, i1, i2, j1, j2 in line_opcodes(old, new)
+        if tag != "equal"
+    ]
+
+
+def line_opcodes(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
+    """Line opcodes of old -> new, with the common head and tail matched directly."""
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    middle = difflib.SequenceMatcher(
+        None, old[head : len(old) - tail], new[head : len(new) - tail], autojunk=False
+    ).get_opcodes()
+    opcodes = [("equal", 0, head, 0, head)] if head else []
+    opcodes += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle]
+    if tail:
+        opcodes.append(("equal", len(old) - tail, len(old), len(new) - tail, len(new)))
+    return opcodes
