@@ -38,6 +38,8 @@ class CallOutcome:
     malformed: bool = False  # the call itself was unusable (unknown tool, bad arguments)
     result: ToolResult | None = None
     seconds: float = 0.0
+    reason: str | None = None  # why it failed, as a stable code ("ambiguous", "not_found", ...)
+    path: str | None = None  # the file a refusal is about
 
 
 @dataclass
@@ -74,24 +76,28 @@ class Caller:
         if tool is None:
             names = ", ".join(sorted(self.tools))
             return CallOutcome(
-                f"There is no tool {call.name!r}. The tools are: {names}.", False, malformed=True
+                f"There is no tool {call.name!r}. The tools are: {names}.",
+                False,
+                malformed=True,
+                reason="malformed",
             )
         args = _parse(call.arguments)
         if isinstance(args, dict):
             _fill_nulls(tool.spec.parameters, args)
         problem = self._check(tool, args)
         if problem:
-            return CallOutcome(problem, False, malformed=True)
+            return CallOutcome(problem, False, malformed=True, reason="malformed")
         try:
             result = await tool.run(args, ctx)
         except ToolError as error:
-            return CallOutcome(error.message, False)
+            return CallOutcome(error.message, False, reason=error.code, path=error.path)
         except Exception:  # a bug in a tool must not end the task
             log.exception("tool %s failed", call.name)
             return CallOutcome(
                 f"{call.name} failed with an internal error; the change was not made. Try "
                 "another way.",
                 False,
+                reason="internal_error",
             )
         return CallOutcome(result.text, True, result=result)
 

@@ -52,6 +52,7 @@ class ToolFinished:
     call: ToolCall
     ok: bool
     summary: str  # "Running pytest: 12 passed in 0.2s"
+    reason: str | None = None  # a failed call's reason code ("ambiguous", "not_found", ...)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from agent.model import ModelError
 from agent.openai_client import OpenAIClient
 from agent.proposal import Proposal
+from agent.review import Review
 from agent.session import Session
 from agent.settings import Settings
 from agent.tools.context import Approval
@@ -30,7 +31,6 @@ from agent.tools.context import Approval
 from . import progress, review, workspace_edit
 from .ask import Ask, task_text
 from .documents import BufferSource, Documents
-from .review import Review
 from .tasks import TaskRegistry
 
 log = logging.getLogger(__name__)
@@ -130,11 +130,15 @@ class Controller:
         self._end_progress(token, proposal.summary[:200])
         result = await self._review(session, proposal)
         return {
-            "outcome": result.outcome.value,
+            "outcome": result.verdict.value,
             "ending": proposal.outcome.ending.value,
-            "summary": proposal.summary,
-            "files": {path: status.value for path, status in result.files.items()},
+            "summary": result.summary(),
+            "modelSummary": proposal.summary,
+            "incomplete": not proposal.complete,
+            "files": {path: status.value for path, status in result.statuses.items()},
+            "details": result.as_json(),
             "conflicts": result.conflicts,
+            "refusals": [r.as_json() for r in proposal.refusals],
             "steps": proposal.steps,
             "tokens": proposal.usage.total,
         }
@@ -143,7 +147,7 @@ class Controller:
         assert self.root is not None and self.source is not None
         root, source = self.root, self.source
         if not proposal.changes:
-            return Review(review.Outcome.NO_CHANGES)
+            return Review.of([], proposal.summary)
 
         async def confirm(candidate: Proposal) -> bool:
             return self.annotations_supported or await self._confirm(candidate)
@@ -172,7 +176,9 @@ class Controller:
             self.annotations_supported,
         )
         outcome = await review.propose(proposal, client)
-        session.tell(outcome.for_model() + _decided(self.decisions))
+        outcome.incomplete = proposal.incomplete
+        session.tell(outcome.for_model())
+        session.record_review(outcome.as_json(), outcome.verdict.value)
         session.overlay.discard()
         source.forget()
         return outcome
@@ -293,15 +299,3 @@ def _get(value: Any, key: str) -> Any:
     if isinstance(value, dict):
         return value.get(key)
     return getattr(value, key, None)
-
-
-def _decided(decisions: list[tuple[str, str, bool]]) -> str:
-    """The user's hunk-by-hunk decisions, when the client reported them."""
-    if not decisions:
-        return ""
-    rejected = [label for _, label, accepted in decisions if not accepted]
-    accepted = len(decisions) - len(rejected)
-    text = f" They accepted {accepted} of {len(decisions)} changed parts"
-    if rejected:
-        text += "; rejected: " + "; ".join(dict.fromkeys(rejected))
-    return text + "."
