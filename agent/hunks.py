@@ -14,12 +14,14 @@ read) from the moment it is staged. The contract:
   text. It becomes a hunk of its own unless it overlaps a hunk's text (it
   rewrites what an earlier edit wrote) or it inserts at the point where a
   hunk deleted text (with that hunk rejected, before or after the deleted
-  lines would be a guess). Then it and those hunks become one hunk holding
-  all their descriptions. Hunks that only touch stay apart.
+  lines would be a guess), or it touches a hunk widened past its edit's own
+  region (below). Then it and those hunks become one hunk holding all their
+  descriptions. Otherwise hunks that only touch stay apart.
 - A region is widened to whole lines (a hunk starts at a line start; its
-  base region and its text end at a line end or at the end of the file),
-  then trimmed of whole lines both ends share. A hunk that ends up changing
-  nothing (an edit undone) goes, descriptions and all.
+  base region and its text end at a line end or at the end of the file).
+  ``change`` gives whole-line regions, which need no widening.
+  A hunk that ends up changing nothing (an edit undone) goes, descriptions
+  and all.
 - ``change(after, description)`` stages a whole new text: its line
   differences from the current text, each one ``replace``.
 
@@ -45,6 +47,9 @@ class Hunk:
     end: int
     text: str
     descriptions: tuple[str, ...]
+    # Widened to whole lines past the edit's own region: its edges are not the
+    # edit's, so an edit touching them joins it (see ``_joins``).
+    widened: bool = field(default=False, compare=False)
 
     @property
     def label(self) -> str:
@@ -97,17 +102,29 @@ class StagedText:
         current = self.text()
         if not 0 <= start <= end <= len(current):
             raise ValueError(f"region {start}-{end} is outside the text")
-        asked = start, end
+        asked = start, end, new
         start, end, new = _whole_lines(current, start, end, new)
+        widened = (start, end, new) != asked
         spans = self._spans()
         joined = [
             i
             for i, span in enumerate(spans)
-            if _joins(*asked, span, self.hunks[i]) or _joins(start, end, span, self.hunks[i])
+            if _joins(asked[0], asked[1], span, self.hunks[i])
+            or _joins(start, end, span, self.hunks[i])
         ]
-        if joined:
+        t_start, t_end = start, end
+        while joined:  # the union may take in more hunks: grow it until it holds
             first, last = joined[0], joined[-1]
             t_start, t_end = min(start, spans[first][0]), max(end, spans[last][1])
+            more = [
+                i for i, span in enumerate(spans) if _joins(t_start, t_end, span, self.hunks[i])
+            ]
+            grown = sorted({*joined, *more})
+            if grown == joined:
+                break
+            joined = grown
+        if joined:
+            first, last = joined[0], joined[-1]
             b_start = (
                 self.hunks[first].start
                 if t_start == spans[first][0]
@@ -117,19 +134,17 @@ class StagedText:
                 self.hunks[last].end if t_end == spans[last][1] else t_end - self._growth(last + 1)
             )
             descriptions = [d for h in self.hunks[first : last + 1] for d in h.descriptions]
+            widened = widened or any(h.widened for h in self.hunks[first : last + 1])
             at, upto = first, last + 1
         else:
             # Before the first hunk whose text ends after the region starts (an insertion
             # at the end of a hunk's text comes after that hunk).
             at = upto = sum(1 for span in spans if span[1] <= start)
-            t_start, t_end = start, end
             b_start, b_end = start - self._growth(at), end - self._growth(at)
             descriptions = []
         text = current[t_start:start] + new + current[end:t_end]
-        merged = _trimmed(
-            self.base,
-            Hunk(b_start, b_end, text, tuple(dict.fromkeys([*descriptions, description]))),
-        )
+        labels = tuple(dict.fromkeys([*descriptions, description]))
+        merged = _trimmed(self.base, Hunk(b_start, b_end, text, labels, widened))
         self.hunks[at:upto] = [merged] if merged is not None else []
 
     def _spans(self) -> list[tuple[int, int]]:
@@ -151,6 +166,8 @@ def _joins(start: int, end: int, span: tuple[int, int], hunk: Hunk) -> bool:
     t_start, t_end = span
     if start < t_end and t_start < end:
         return True  # overlaps its text, or spans the point where it deleted text
+    if hunk.widened and start <= t_end and t_start <= end:
+        return True  # touches edges that may lie inside the edit it holds
     deleted_here = t_start == t_end and hunk.start < hunk.end
     return deleted_here and start == end == t_start
 
@@ -174,20 +191,14 @@ def _next_line(text: str, offset: int) -> int:
 
 
 def _trimmed(base: str, hunk: Hunk) -> Hunk | None:
-    """``hunk`` without the whole lines its two texts share at either end; None if no change."""
-    old, new = split_lines(base[hunk.start : hunk.end]), split_lines(hunk.text)
-    head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    if head == len(old) == len(new):
-        return None
-    start = hunk.start + sum(map(len, old[:head]))
-    end = hunk.end - sum(map(len, old[len(old) - tail :]))
-    text = "".join(new[head : len(new) - tail])
-    return Hunk(start, end, text, hunk.descriptions)
+    """``hunk``, or None when it changes nothing (its edits undone).
+
+    Lines the two texts share at the ends are not trimmed: a hunk's region
+    is where its edits were, and a later edit there must join it (trimming
+    would move the point an edit deleted at, and a later insertion there
+    would seem to mean somewhere else).
+    """
+    return None if base[hunk.start : hunk.end] == hunk.text else hunk
 
 
 def line_regions(before: str, after: str) -> list[tuple[int, int, str]]:

@@ -88,11 +88,8 @@ class Trace:
 
     def review(self, verdict: str, files: list[dict[str, Any]]) -> None:
         """What became of the proposal, per file and per hunk (after the task's end)."""
-        if self.path is None:
-            return
-        entry = {"type": "review", "outcome": verdict, "files": files}
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        if self.path is not None:
+            append_review(self.path, verdict, files)
 
     def close(self) -> None:
         if self._file is not None:
@@ -104,6 +101,13 @@ class Trace:
             return
         self._file.write(json.dumps(entry, ensure_ascii=False) + "\n")
         self._file.flush()
+
+
+def append_review(path: Path, verdict: str, files: list[dict[str, Any]]) -> None:
+    """Add what became of the task's proposal to its (closed) trace."""
+    entry = {"type": "review", "outcome": verdict, "files": files}
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
 
 def read_trace(path: Path) -> list[dict[str, Any]]:
