@@ -92,6 +92,10 @@ class Session:
 
     async def close(self) -> None:
         """Release what the session holds (the shadow copy)."""
+        self.release()
+
+    def release(self) -> None:
+        """``close``, at once (for a server that is exiting)."""
         if self.ctx.runner is not None:
             self.ctx.runner.close()
 

@@ -160,10 +160,9 @@ class Controller:
                 source.version,
                 annotate=self.annotations_supported,
             )
+            title = "surehand (incomplete)" if proposal.incomplete else "surehand"
             result = await self.server.workspace_apply_edit_async(
-                types.ApplyWorkspaceEditParams(
-                    edit=edit, label=f"surehand: {proposal.summary}"[:80]
-                )
+                types.ApplyWorkspaceEditParams(edit=edit, label=f"{title}: {proposal.summary}"[:80])
             )
             return bool(result and result.applied)
 
@@ -195,8 +194,17 @@ class Controller:
         return {"cancelled": self.tasks.cancel_all()}
 
     async def shutdown(self) -> None:
-        """Stop every ask and let it finish unwinding before the server goes."""
+        """Stop every ask and let it finish unwinding, then release the session's shadow
+        copy, before the server goes."""
         await self.tasks.stop_all()
+        if self.session is not None:
+            self.session.release()
+
+    def exiting(self) -> None:
+        """The server exits now: stop every ask and release the shadow copy at once."""
+        self.tasks.cancel_all()
+        if self.session is not None:
+            self.session.release()
 
     async def reset(self) -> dict[str, Any]:
         self.tasks.cancel_all()
@@ -252,11 +260,15 @@ class Controller:
     async def _confirm(self, proposal: Proposal) -> bool:
         """Ask before applying, for clients that would apply at once."""
         files = ", ".join(c.path for c in proposal.changes)
+        question = f"surehand proposes changes to {files}: {proposal.summary}"
+        if proposal.incomplete:
+            question = (
+                f"surehand stopped before it finished ({proposal.incomplete}). "
+                f"The changes so far, incomplete, to {files}."
+            )
         while True:
             title = await self._choose(
-                types.MessageType.Info,
-                f"surehand proposes changes to {files}: {proposal.summary}",
-                [APPLY, SHOW_DIFF, DISCARD],
+                types.MessageType.Info, question, [APPLY, SHOW_DIFF, DISCARD]
             )
             if title != SHOW_DIFF:
                 return title == APPLY

@@ -6,7 +6,8 @@ file, never a whole-file replacement). Positions in the negotiated
 encoding, the file's own line endings in ``newText`` (the hunks already have
 them), ``CreateFile`` / ``DeleteFile`` / ``RenameFile`` where needed, and
 each ``TextDocumentEdit`` versioned with the buffer version the agent read
-(``null`` for a file that is not open). With ``annotate``, every hunk and
+(``null`` for a file that is not open); a new file's edit spans the
+first line a client opens it with. With ``annotate``, every hunk and
 file operation carries a change annotation whose label is the description
 of the edit(s) it holds, to be confirmed.
 """
@@ -115,6 +116,11 @@ class _Builder:
                 start=positions.position(before, hunk.start, self.encoding, starts),
                 end=positions.position(before, hunk.end, self.encoding, starts),
             )
+            if change.before is None:
+                # A new file's buffer may open with one empty line (Neovim's does):
+                # replace it too, or it stays as an extra blank line at the end.
+                # Past the end, the range ends at the text's end in the spec's terms.
+                text_range.end = types.Position(line=1, character=0)
             annotation_id = self.annotation(hunk.label if hunk.descriptions else label)
             if annotation_id is None:
                 edits.append(types.TextEdit(range=text_range, new_text=hunk.text))
