@@ -103,6 +103,6 @@ def _show_landing(terminal: Terminal, landed: Proposal, landings: list[Landing])
 def _report(terminal: Terminal, review: Review, proposal: Proposal) -> None:
     """The outcome in surehand's words, and in the trace."""
     review.incomplete = proposal.incomplete
-    terminal.say(review.summary())
+    terminal.say(f"{review.headline()}. {review.summary()}")
     if proposal.trace is not None:
         append_review(proposal.trace, review.verdict.value, review.as_json())

@@ -263,18 +263,22 @@ class Review:
         counts.update({f.path: max(counts[f.path], 1) for f in self.files if f.why})
         return {path: n for path, n in counts.items() if n}
 
+    def headline(self) -> str:
+        """The verdict in words ("Partly applied")."""
+        return {
+            Verdict.APPLIED: "Applied",
+            Verdict.PARTLY_APPLIED: "Partly applied",
+            Verdict.DISCARDED: "Discarded",
+            Verdict.CONFLICT: "Not applied: conflicts with your changes",
+            Verdict.NO_CHANGES: "No changes",
+        }[self.verdict]
+
     def summary(self) -> str:
-        """The outcome for the user, from the facts."""
+        """The outcome for the user, from the facts (clients put the verdict before it)."""
         if self.verdict == Verdict.NO_CHANGES:  # nothing to contradict: the model's answer
             text = self.model_summary or "No changes were proposed."
         else:
-            text = {
-                Verdict.APPLIED: "Applied",
-                Verdict.PARTLY_APPLIED: "Partly applied",
-                Verdict.DISCARDED: "Discarded",
-                Verdict.CONFLICT: "Not applied: conflicts with your changes",
-            }[self.verdict]
-            text += ". " + " ".join(_file_sentence(f) for f in self.files)
+            text = " ".join(_file_sentence(f) for f in self.files)
         if self.verdict == Verdict.APPLIED and self.model_summary:
             text += f" The model's summary: {self.model_summary}"
         if self.incomplete:

@@ -103,7 +103,7 @@ async def test_two_edits_are_two_hunks_each_labelled_and_each_acceptable_alone(
         }
     ]
     assert result["summary"] == (
-        "Partly applied. maths.py: accepted: add double (line 11), rejected: drop mul (line 5)."
+        "maths.py: accepted: add double (line 11), rejected: drop mul (line 5)."
     )
     assert "Dropped mul" not in result["summary"], "the model's summary is not the outcome"
     assert result["modelSummary"] == "Dropped mul and added double."
@@ -229,6 +229,8 @@ async def test_shutting_down_mid_task_stops_cleanly(
     )
     pending = asyncio.ensure_future(ask(editor.client, "Fix add."))
     await wait_until(lambda: shadows_of(marker), what="the shadow copy")
+    if waiting_on == "command":
+        await wait_until(lambda: sleepers(editor), what="the command's process")
     if waiting_on == "question":
         await wait_until(lambda: editor.asked, what="the question")
     if waiting_on == "review":

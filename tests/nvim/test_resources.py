@@ -109,4 +109,4 @@ def test_all_three_with_text_edits_in_one_proposal(tmp_path: Path, openai_server
         ["edit", "create", "edit", "delete", "rename", "edit"]
     ), "one applyEdit, nothing sent twice"
     assert len(seen["edits"]) == 1
-    assert seen["result"]["summary"].startswith("Applied. ")
+    assert seen["result"]["summary"].startswith("calc.py: accepted: add adds (line 2). util.py")
