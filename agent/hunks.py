@@ -90,10 +90,18 @@ class StagedText:
     def text(self) -> str:
         return apply(self.base, self.hunks)
 
-    def change(self, after: str, description: str) -> None:
-        """Stage ``after`` as the new text: each line difference from the current text."""
+    def change(
+        self, after: str, description: str, spans: Sequence[tuple[int, int]] | None = None
+    ) -> None:
+        """Stage ``after`` as the new text: each line difference from the current text.
+
+        ``spans`` are the 0-based line spans ``[start, end)`` of the current text
+        that the edit replaced (the engine's regions): the differences inside one
+        span are one replacement, so one edit is never split into hunks that
+        could be accepted apart.
+        """
         current = self.text()
-        regions = line_regions(current, after)
+        regions = line_regions(current, after, spans)
         for start, end, new in reversed(regions):  # from the end: earlier offsets hold
             self.replace(start, end, new, description)
 
@@ -201,18 +209,38 @@ def _trimmed(base: str, hunk: Hunk) -> Hunk | None:
     return None if base[hunk.start : hunk.end] == hunk.text else hunk
 
 
-def line_regions(before: str, after: str) -> list[tuple[int, int, str]]:
+def line_regions(
+    before: str, after: str, spans: Sequence[tuple[int, int]] | None = None
+) -> list[tuple[int, int, str]]:
     """The line differences of ``before`` -> ``after``: ``(start, end, new text)``, offsets
-    of ``before`` in order, the common head and tail matched first."""
+    of ``before`` in order, the common head and tail matched first; differences that
+    fall in one of ``spans`` (line spans of ``before``) are merged into one."""
     old, new = split_lines(before), split_lines(after)
     offsets = [0]
     for line in old:
         offsets.append(offsets[-1] + len(line))
-    return [
-        (offsets[i1], offsets[i2], "".join(new[j1:j2]))
-        for tag, i1, i2, j1, j2 in line_opcodes(old, new)
-        if tag != "equal"
-    ]
+    changes = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(old, new) if tag != "equal"]
+    merged: list[tuple[int, int, int, int]] = []
+    for change in changes:
+        if merged and spans and _same_span(merged[-1], change, spans):
+            i1, _, j1, _ = merged[-1]
+            merged[-1] = (i1, change[1], j1, change[3])
+        else:
+            merged.append(change)
+    return [(offsets[i1], offsets[i2], "".join(new[j1:j2])) for i1, i2, j1, j2 in merged]
+
+
+def _same_span(
+    first: tuple[int, int, int, int],
+    second: tuple[int, int, int, int],
+    spans: Sequence[tuple[int, int]],
+) -> bool:
+    """Whether two line differences lie in one replaced span."""
+
+    def inside(start: int, end: int, span: tuple[int, int]) -> bool:
+        return span[0] <= start and end <= span[1]
+
+    return any(inside(first[0], first[1], s) and inside(second[0], second[1], s) for s in spans)
 
 
 def line_opcodes(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, int, int, int, int]]:

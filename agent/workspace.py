@@ -18,7 +18,7 @@ not changed; only UTF-8 text up to a size cap is read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import ClassVar, Protocol
@@ -163,8 +163,15 @@ class Overlay:
 
     # -- changing -------------------------------------------------------------
 
-    def stage(self, relative: str, text: str | None, description: str) -> None:
-        """Record a change of ``relative`` (None deletes it) made for ``description``."""
+    def stage(
+        self,
+        relative: str,
+        text: str | None,
+        description: str,
+        spans: Sequence[tuple[int, int]] | None = None,
+    ) -> None:
+        """Record a change of ``relative`` (None deletes it) made for ``description``;
+        ``spans``: the line spans of its current text that the change replaced."""
         before = self.text(relative)
         if relative not in self.originals:
             self.originals[relative] = self.base(relative)
@@ -177,7 +184,7 @@ class Overlay:
         staged = self.edits.get(relative)
         if staged is None or before is None:  # first edit, or made again after a delete
             staged = self.edits[relative] = StagedText(original)
-        staged.change(text, description)
+        staged.change(text, description, spans)
 
     def hunks(self, relative: str) -> tuple[Hunk, ...]:
         """The staged edits of an edited file, as hunks of its original text."""

@@ -57,7 +57,8 @@ def stage(ctx: ToolContext, description: str, changes: Sequence[Change]) -> None
         if stale:
             raise refuse(ctx, change.path, stale)
     for change in changes:
-        ctx.overlay.stage(change.path, change.after, description.strip() or "(no description)")
+        label = description.strip() or "(no description)"
+        ctx.overlay.stage(change.path, change.after, label, change.touched)
         ctx.views.succeeded(change.path, change.after)
 
 

@@ -18,6 +18,7 @@ import hypothesis.strategies as st
 from hypothesis import given, settings
 
 from agent.hunks import Hunk, StagedText, apply
+from agent.workspace import Overlay
 
 PROPERTY = settings(max_examples=400, deadline=None)
 
@@ -172,3 +173,52 @@ def test_an_edit_undone_leaves_no_hunk():
     staged.change(CALC.replace("a + b", "a+b"), "tighten")
     staged.change(CALC, "loosen")
     assert staged.hunks == []
+
+
+# -- through the overlay, as the edit tools stage: whole texts and the replaced lines ------
+
+LINE = st.sampled_from(["def f():\n", "    pass\n", "\n", "x = 1\n", "return a\n"])
+
+
+@st.composite
+def line_edits(draw: st.DrawFn) -> tuple[list[str], list[tuple[int, int, list[str], str]]]:
+    """Base lines and edits of them (line spans, new lines), each a line apart."""
+    lines = draw(st.lists(LINE, min_size=1, max_size=12))
+    cuts = sorted(draw(st.lists(st.integers(0, len(lines)), max_size=8)))
+    edits: list[tuple[int, int, list[str], str]] = []
+    for start, end in zip(cuts[::2], cuts[1::2], strict=False):
+        if edits and start <= edits[-1][1]:
+            continue
+        new = draw(st.lists(LINE, max_size=3))
+        if new != lines[start:end] and (end > start or new):
+            edits.append((start, end, new, f"e{len(edits)}"))
+    return lines, edits
+
+
+def spliced(lines: list[str], edits: list[tuple[int, int, list[str], str]]) -> str:
+    out, cursor = [], 0
+    for start, end, new, _ in sorted(edits):
+        out += lines[cursor:start] + new
+        cursor = end
+    return "".join(out + lines[cursor:])
+
+
+@given(line_edits(), st.data())
+@PROPERTY
+def test_an_edit_staged_with_its_replaced_lines_is_one_hunk(tmp_path_factory, case, data):
+    lines, edits = case
+    root = tmp_path_factory.mktemp("overlay")
+    (root / "m.py").write_text("".join(lines), encoding="utf-8")
+    overlay = Overlay(root)
+    done: list[tuple[int, int, list[str], str]] = []
+    for start, end, new, name in data.draw(st.permutations(edits)):
+        shift = sum(len(n) - (e - s) for s, e, n, _ in done if e <= start)
+        done.append((start, end, new, name))
+        overlay.stage("m.py", spliced(lines, done), name, [(start + shift, end + shift)])
+    base, hunks = "".join(lines), list(overlay.hunks("m.py"))
+    names = [d for h in hunks for d in h.descriptions]
+    assert sorted(names) == sorted(e[3] for e in edits), "every edit in exactly one hunk"
+    for hunk in hunks:
+        assert apply(base, [hunk]) == spliced(
+            lines, [e for e in edits if e[3] in hunk.descriptions]
+        )
