@@ -219,7 +219,11 @@ def line_regions(
     offsets = [0]
     for line in old:
         offsets.append(offsets[-1] + len(line))
-    changes = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(old, new) if tag != "equal"]
+    changes = _within(old, new, spans) if spans else None
+    if changes is None:
+        changes = [
+            (i1, i2, j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(old, new) if tag != "equal"
+        ]
     merged: list[tuple[int, int, int, int]] = []
     for change in changes:
         if merged and spans and _same_span(merged[-1], change, spans):
@@ -228,6 +232,42 @@ def line_regions(
         else:
             merged.append(change)
     return [(offsets[i1], offsets[i2], "".join(new[j1:j2])) for i1, i2, j1, j2 in merged]
+
+
+def _within(
+    old: Sequence[str], new: Sequence[str], spans: Sequence[tuple[int, int]]
+) -> list[tuple[int, int, int, int]] | None:
+    """The changes of old -> new found only inside ``spans`` (the lines the edit
+    replaced; the rest is the same in both), or None when the texts disagree outside.
+
+    One span is one change, trimmed of the whole lines both ends share; several
+    are the line differences between the first span's start and the last's end."""
+    first = min(start for start, _ in spans)
+    last = max(end for _, end in spans)
+    tail = len(old) - last
+    if last > len(old) or len(new) < first + tail:
+        return None
+    if old[:first] != new[:first] or old[last:] != new[len(new) - tail :]:
+        return None
+    middle_old, middle_new = old[first:last], new[first : len(new) - tail]
+    if len(spans) > 1:
+        return [
+            (i1 + first, i2 + first, j1 + first, j2 + first)
+            for tag, i1, i2, j1, j2 in line_opcodes(middle_old, middle_new)
+            if tag != "equal"
+        ]
+    head = 0
+    while head < min(len(middle_old), len(middle_new)) and middle_old[head] == middle_new[head]:
+        head += 1
+    end = 0
+    while (
+        end < min(len(middle_old), len(middle_new)) - head
+        and middle_old[-1 - end] == middle_new[-1 - end]
+    ):
+        end += 1
+    if head == len(middle_old) == len(middle_new):
+        return []
+    return [(first + head, last - end, first + head, len(new) - tail - end)]
 
 
 def _same_span(
