@@ -49,6 +49,8 @@ class CallOutcome:
     malformed: bool = False  # the call itself was unusable (unknown tool, bad arguments)
     result: ToolResult | None = None
     seconds: float = 0.0
+    reason: str | None = None  # why it failed, as a stable code ("ambiguous", "not_found", ...)
+    path: str | None = None  # the file a refusal is about
 
 
 @dataclass
@@ -91,14 +93,17 @@ class Caller:
         if tool is None:
             names = ", ".join(sorted(self.tools))
             return CallOutcome(
-                f"There is no tool {call.name!r}. The tools are: {names}.", False, malformed=True
+                f"There is no tool {call.name!r}. The tools are: {names}.",
+                False,
+                malformed=True,
+                reason="malformed",
             )
         args = _parse(call.arguments)
         if isinstance(args, dict):
             _fill_nulls(tool.spec.parameters, args)
         problem = self._check(tool, args)
         if problem:
-            return CallOutcome(problem, False, malformed=True)
+            return CallOutcome(problem, False, malformed=True, reason="malformed")
         limited = not getattr(tool, "limits_its_own_time", False)
         limit = ctx.settings.tool_timeout
         try:
@@ -108,15 +113,17 @@ class Caller:
                 f"{call.name} did not finish within {limit:g} s and was stopped; nothing was "
                 "changed. Make the request narrower (a smaller range, a more specific path).",
                 False,
+                reason="timed_out",
             )
         except ToolError as error:
-            return CallOutcome(error.message, False)
+            return CallOutcome(error.message, False, reason=error.code, path=error.path)
         except Exception:  # a bug in a tool must not end the task
             log.exception("tool %s failed", call.name)
             return CallOutcome(
                 f"{call.name} failed with an internal error; the change was not made. Try "
                 "another way.",
                 False,
+                reason="internal_error",
             )
         return CallOutcome(result.text, True, result=result)
 

@@ -12,9 +12,9 @@ from importlib import resources
 from pathlib import Path
 
 from editing import cli as editing_cli
-from editing.files import Workdir
 
 from . import eval_tasks
+from .accept import offer
 from .config_view import show_config
 from .flags import add_endpoint_flags, effective_from_flags, name_flags, settings_from_flags
 from .model import ModelError
@@ -129,13 +129,15 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         terminal.stop_live()  # the cursor comes back whatever happened
     terminal.totals(proposal.usage, proposal.steps, proposal.trace)
-    if proposal.outcome.ending == Ending.MODEL_ERROR:
+    failed = proposal.outcome.ending == Ending.MODEL_ERROR
+    if failed and not proposal.changes:
         return 2
     try:
-        return asyncio.run(_offer(proposal, root, terminal, assume_yes=args.yes))
+        code = asyncio.run(offer(proposal, root, terminal, assume_yes=args.yes))
     except KeyboardInterrupt:
         terminal.cancelled(None)
         return EXIT_INTERRUPTED
+    return 2 if failed else code
 
 
 async def _run_session(session: Session, task: str, terminal: Terminal) -> Proposal:
@@ -144,20 +146,6 @@ async def _run_session(session: Session, task: str, terminal: Terminal) -> Propo
     finally:
         await session.close()
         await session.client.close()
-
-
-async def _offer(proposal: Proposal, root: Path, terminal: Terminal, *, assume_yes: bool) -> int:
-    terminal.proposal(proposal)
-    if not proposal.changes:
-        return 0
-    if not assume_yes:
-        answer = await terminal.ask("Apply these changes to your files? [y/N]")
-        if answer not in ("y", "yes"):
-            terminal.say("Nothing was written.")
-            return 1
-    Workdir(root).write(proposal.writes())
-    terminal.say(f"Wrote {len(proposal.changes)} file(s).")
-    return 0
 
 
 def _demo(args: argparse.Namespace) -> int:

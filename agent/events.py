@@ -70,6 +70,7 @@ class ToolFinished:
     ok: bool
     summary: str  # "Running pytest: 12 passed in 0.2s"
     succeeded: bool = True  # False when the call worked but what it ran failed (exit code)
+    reason: str | None = None  # a failed call's reason code ("ambiguous", "not_found", ...)
 
 
 @dataclass(frozen=True)

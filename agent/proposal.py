@@ -9,6 +9,7 @@ from pathlib import Path
 from editing.report import text_diff
 
 from .conversation import Usage
+from .hunks import Hunk, StagedText
 from .workspace import EditRecord, Overlay
 
 
@@ -34,6 +35,9 @@ class FileChange:
     """One file's proposed change; ``before`` None = created, ``after`` None = deleted.
 
     ``source`` is the path a moved file had (``before`` is its text there).
+    ``hunks`` are the staged edits as regions of ``before`` (applying all of
+    them gives ``after``); a new file is one hunk, a deleted file has none.
+    Left empty, they are worked out from the two texts.
     """
 
     path: str
@@ -41,6 +45,15 @@ class FileChange:
     after: str | None
     descriptions: tuple[str, ...]
     source: str | None = None
+    hunks: tuple[Hunk, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.hunks or self.after is None or self.before == self.after:
+            return
+        label = "; ".join(self.descriptions) or "change"
+        staged = StagedText(self.before or "")
+        staged.change(self.after, label)
+        object.__setattr__(self, "hunks", tuple(staged.hunks))
 
     def diff(self) -> str:
         return text_diff(
@@ -52,6 +65,22 @@ class FileChange:
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """A tool call the engine or the workspace refused, by its stable reason code."""
+
+    step: int
+    tool: str
+    reason: str  # "ambiguous", "not_found", "stale_view", "malformed", ...
+    path: str | None = None
+
+    def as_json(self) -> dict[str, object]:
+        return {"step": self.step, "tool": self.tool, "reason": self.reason, "path": self.path}
+
+
+_COMPLETE = (Ending.FINISHED, Ending.ANSWERED)
+
+
+@dataclass(frozen=True)
 class Proposal:
     changes: tuple[FileChange, ...]
     edits: tuple[EditRecord, ...]
@@ -59,10 +88,29 @@ class Proposal:
     usage: Usage
     steps: int
     trace: Path | None
+    refusals: tuple[Refusal, ...] = ()
 
     @property
     def summary(self) -> str:
         return self.outcome.message
+
+    @property
+    def complete(self) -> bool:
+        """Whether the model finished; otherwise the changes are the work so far."""
+        return self.outcome.ending in _COMPLETE
+
+    @property
+    def incomplete(self) -> str:
+        """Why the task stopped before the model finished ("" when it finished)."""
+        if self.complete:
+            return ""
+        why = {
+            Ending.MODEL_ERROR: "the model failed",
+            Ending.STEP_LIMIT: "the step limit was reached",
+            Ending.MALFORMED: "the model kept sending unusable calls",
+            Ending.CANCELLED: "cancelled",
+        }[self.outcome.ending]
+        return f"{why}: {self.outcome.message}" if self.outcome.message else why
 
     def diff(self) -> str:
         return "".join(change.diff() for change in self.changes)
@@ -75,7 +123,13 @@ class Proposal:
 
 
 def proposal_of(
-    overlay: Overlay, outcome: Outcome, usage: Usage, steps: int, trace: Path | None
+    overlay: Overlay,
+    outcome: Outcome,
+    usage: Usage,
+    steps: int,
+    trace: Path | None,
+    *,
+    refusals: tuple[Refusal, ...] = (),
 ) -> Proposal:
     changed = {path: (before, after) for path, before, after in overlay.changed()}
     moved = {new: old for new, old in overlay.moves.items() if new in changed and old in changed}
@@ -86,7 +140,8 @@ def proposal_of(
         source = moved.get(path)
         original = changed[source][0] if source is not None else before
         labels = tuple(dict.fromkeys(r.description for r in overlay.history if r.path == path))
-        changes.append(FileChange(path, original, after, labels, source))
+        hunks = overlay.hunks(path) if source is None else ()
+        changes.append(FileChange(path, original, after, labels, source, hunks))
     touched = {c.path for c in changes} | {c.source for c in changes if c.source}
     edits = tuple(r for r in overlay.history if r.path in touched)
-    return Proposal(tuple(changes), edits, outcome, usage, steps, trace)
+    return Proposal(tuple(changes), edits, outcome, usage, steps, trace, refusals)

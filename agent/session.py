@@ -33,7 +33,7 @@ from .events import (
     ToolStarted,
 )
 from .model import Delta, ModelClient, ModelError
-from .proposal import Ending, Outcome, Proposal, proposal_of
+from .proposal import Ending, Outcome, Proposal, Refusal, proposal_of
 from .settings import Settings
 from .tools import Tool, default_tools
 from .tools.context import Approve, CommandRunner, ToolContext, deny_all
@@ -80,6 +80,7 @@ class Session:
         self._notes: list[str] = []
         self._steps = 0
         self._trace: Trace | None = None
+        self._refusals: list[Refusal] = []
 
     @property
     def settings(self) -> Settings:
@@ -94,6 +95,10 @@ class Session:
 
     async def close(self) -> None:
         """Release what the session holds (the shadow copy)."""
+        self.release()
+
+    def release(self) -> None:
+        """``close``, at once (for a server that is exiting)."""
         if self.ctx.runner is not None:
             self.ctx.runner.close()
 
@@ -103,7 +108,14 @@ class Session:
 
     def proposal(self, outcome: Outcome) -> Proposal:
         trace = self._trace.path if self._trace else None
-        return proposal_of(self.overlay, outcome, self.usage, self._steps, trace)
+        return proposal_of(
+            self.overlay, outcome, self.usage, self._steps, trace, refusals=tuple(self._refusals)
+        )
+
+    def record_review(self, files: list[dict[str, object]], verdict: str) -> None:
+        """Add what became of the last proposal to its trace."""
+        if self._trace:
+            self._trace.review(verdict, files)
 
     async def run(self, task: str, *, on_event: OnEvent | None = None) -> Proposal:
         """Work on ``task`` until the model finishes, a limit is hit or it is cancelled."""
@@ -113,6 +125,7 @@ class Session:
         self.conversation.user("\n\n".join([*self._notes, task]))
         self._notes.clear()
         self._steps = 0
+        self._refusals = []
         self.usage = Usage()
         malformed = 0
         outcome = Outcome(
@@ -182,7 +195,9 @@ class Session:
             malformed = malformed and result.malformed
             summary = result.result.summary if result.result else result.text.split("\n")[0]
             succeeded = result.ok and (result.result is None or result.result.succeeded)
-            emit(ToolFinished(step, call, result.ok, summary, succeeded))
+            emit(ToolFinished(step, call, result.ok, summary, succeeded, result.reason))
+            if result.reason is not None:
+                self._refusals.append(Refusal(step, call.name, result.reason, result.path))
             records.append(
                 ToolRecord(
                     call.name,
@@ -191,6 +206,7 @@ class Session:
                     len(result.text),
                     round(result.seconds * 1000, 1),
                     summary,
+                    result.reason,
                 )
             )
             if result.result and result.result.ends_task:
@@ -201,7 +217,8 @@ class Session:
 
     def _end(self, outcome: Outcome, emit: OnEvent) -> None:
         if self._trace:
-            self._trace.end(outcome.ending, outcome.message, self.usage, self._steps)
+            refusals = [r.as_json() for r in self._refusals]
+            self._trace.end(outcome.ending, outcome.message, self.usage, self._steps, refusals)
             self._trace.close()
         emit(TaskEnded(outcome.ending, outcome.message))
 

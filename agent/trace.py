@@ -26,6 +26,7 @@ class ToolRecord:
     result_chars: int
     tool_ms: float
     summary: str
+    reason: str | None = None  # a failed call's reason code
 
 
 class Trace:
@@ -66,7 +67,14 @@ class Trace:
             }
         )
 
-    def end(self, ending: str, message: str, usage: Usage, steps: int) -> None:
+    def end(
+        self,
+        ending: str,
+        message: str,
+        usage: Usage,
+        steps: int,
+        refusals: list[dict[str, Any]] | None = None,
+    ) -> None:
         self._write(
             {
                 "type": "end",
@@ -74,8 +82,14 @@ class Trace:
                 "message": message,
                 "steps": steps,
                 "tokens": asdict(usage),
+                "refusals": refusals or [],
             }
         )
+
+    def review(self, verdict: str, files: list[dict[str, Any]]) -> None:
+        """What became of the proposal, per file and per hunk (after the task's end)."""
+        if self.path is not None:
+            append_review(self.path, verdict, files)
 
     def close(self) -> None:
         if self._file is not None:
@@ -87,6 +101,13 @@ class Trace:
             return
         self._file.write(json.dumps(entry, ensure_ascii=False) + "\n")
         self._file.flush()
+
+
+def append_review(path: Path, verdict: str, files: list[dict[str, Any]]) -> None:
+    """Add what became of the task's proposal to its (closed) trace."""
+    entry = {"type": "review", "outcome": verdict, "files": files}
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
 
 def read_trace(path: Path) -> list[dict[str, Any]]:

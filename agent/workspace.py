@@ -6,6 +6,11 @@ The staged layer holds the agent's changes, path to new text (None for a
 deleted file); reads see it first. Nothing here ever writes to the
 workspace: the staged layer becomes the proposal.
 
+Each edited file also keeps its staged edits as hunks of the text the agent
+read first (``originals``), as ``StagedText`` (see ``hunks``): a proposal's
+hunks are those edits, never a fresh diff of the whole file, so any subset
+of them the user accepts is that text with exactly those edits applied.
+
 Every path is relative to the root and must stay inside it (no ``..``, no
 absolute path elsewhere, no symlink leading out); ``.git/`` can be read but
 not changed; only UTF-8 text up to a size cap is read.
@@ -13,12 +18,14 @@ not changed; only UTF-8 text up to a size cap is read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import ClassVar, Protocol
 
 from editing.files import NotText, OutsideRoot, read_text, resolve_inside
+
+from .hunks import Hunk, StagedText
 
 
 class TextSource(Protocol):
@@ -36,9 +43,20 @@ class ToolError(Exception):
 
     reason: ClassVar[str] = "tool_error"
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str | None = None,
+        path: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        """``reason`` overrides the class's code (an engine refusal's, say)."""
         super().__init__(message)
         self.message = message
+        self.code = reason or self.reason
+        self.path = path
+        self.line = line
 
 
 class PathRefused(ToolError):
@@ -76,6 +94,7 @@ class Overlay:
     originals: dict[str, str | None] = field(default_factory=dict)
     history: list[EditRecord] = field(default_factory=list)
     moves: dict[str, str] = field(default_factory=dict)  # new path -> the path it moved from
+    edits: dict[str, StagedText] = field(default_factory=dict)  # edited files' hunks
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
@@ -144,13 +163,33 @@ class Overlay:
 
     # -- changing -------------------------------------------------------------
 
-    def stage(self, relative: str, text: str | None, description: str) -> None:
-        """Record a change of ``relative`` (None deletes it) made for ``description``."""
+    def stage(
+        self,
+        relative: str,
+        text: str | None,
+        description: str,
+        spans: Sequence[tuple[int, int]] | None = None,
+    ) -> None:
+        """Record a change of ``relative`` (None deletes it) made for ``description``;
+        ``spans``: the line spans of its current text that the change replaced."""
         before = self.text(relative)
         if relative not in self.originals:
             self.originals[relative] = self.base(relative)
+        original = self.originals[relative]
         self.staged[relative] = text
         self.history.append(EditRecord(relative, description, before, text))
+        if text is None or original is None:
+            self.edits.pop(relative, None)
+            return
+        staged = self.edits.get(relative)
+        if staged is None or before is None:  # first edit, or made again after a delete
+            staged = self.edits[relative] = StagedText(original)
+        staged.change(text, description, spans)
+
+    def hunks(self, relative: str) -> tuple[Hunk, ...]:
+        """The staged edits of an edited file, as hunks of its original text."""
+        staged = self.edits.get(relative)
+        return tuple(staged.hunks) if staged is not None else ()
 
     def changed(self) -> Iterator[tuple[str, str | None, str | None]]:
         """``(path, before, after)`` for every file whose staged text differs from its base."""
@@ -178,4 +217,5 @@ class Overlay:
             self.staged.pop(path, None)
             self.originals.pop(path, None)
             self.moves.pop(path, None)
+            self.edits.pop(path, None)
         self.history = [r for r in self.history if relative is not None and r.path != relative]

@@ -24,6 +24,7 @@ from agent.config_file import effective_settings, without_defaults
 from agent.model import ModelError
 from agent.openai_client import OpenAIClient
 from agent.proposal import Proposal
+from agent.review import Review
 from agent.sandbox import Sandbox, choose
 from agent.session import Session
 from agent.settings import Settings
@@ -32,7 +33,6 @@ from agent.tools.context import Approval, CommandRequest
 from . import progress, review, workspace_edit
 from .ask import Ask, task_text
 from .documents import BufferSource, Documents
-from .review import Review
 from .tasks import TaskRegistry
 
 log = logging.getLogger(__name__)
@@ -155,11 +155,15 @@ class Controller:
         self._end_progress(token, proposal.summary[:200])
         result = await self._review(session, proposal)
         return {
-            "outcome": result.outcome.value,
+            "outcome": result.verdict.value,
             "ending": proposal.outcome.ending.value,
-            "summary": proposal.summary,
-            "files": {path: status.value for path, status in result.files.items()},
+            "summary": result.summary(),
+            "modelSummary": proposal.summary,
+            "incomplete": not proposal.complete,
+            "files": {path: status.value for path, status in result.statuses.items()},
+            "details": result.as_json(),
             "conflicts": result.conflicts,
+            "refusals": [r.as_json() for r in proposal.refusals],
             "steps": proposal.steps,
             "tokens": proposal.usage.total,
         }
@@ -168,7 +172,7 @@ class Controller:
         assert self.root is not None and self.source is not None
         root, source = self.root, self.source
         if not proposal.changes:
-            return Review(review.Outcome.NO_CHANGES)
+            return Review.of([], proposal.summary)
 
         async def confirm(candidate: Proposal) -> bool:
             return self.annotations_supported or await self._confirm(candidate)
@@ -181,10 +185,9 @@ class Controller:
                 source.version,
                 annotate=self.annotations_supported,
             )
+            title = "surehand (incomplete)" if proposal.incomplete else "surehand"
             result = await self.server.workspace_apply_edit_async(
-                types.ApplyWorkspaceEditParams(
-                    edit=edit, label=f"surehand: {proposal.summary}"[:80]
-                )
+                types.ApplyWorkspaceEditParams(edit=edit, label=f"{title}: {proposal.summary}"[:80])
             )
             return bool(result and result.applied)
 
@@ -197,7 +200,9 @@ class Controller:
             self.annotations_supported,
         )
         outcome = await review.propose(proposal, client)
-        session.tell(outcome.for_model() + _decided(self.decisions))
+        outcome.incomplete = proposal.incomplete
+        session.tell(outcome.for_model())
+        session.record_review(outcome.as_json(), outcome.verdict.value)
         session.overlay.discard()
         source.forget()
         return outcome
@@ -214,8 +219,17 @@ class Controller:
         return {"cancelled": self.tasks.cancel_all()}
 
     async def shutdown(self) -> None:
-        """Stop every ask and let it finish unwinding before the server goes."""
+        """Stop every ask and let it finish unwinding, then release the session's shadow
+        copy, before the server goes."""
         await self.tasks.stop_all()
+        if self.session is not None:
+            self.session.release()
+
+    def exiting(self) -> None:
+        """The server exits now: stop every ask and release the shadow copy at once."""
+        self.tasks.cancel_all()
+        if self.session is not None:
+            self.session.release()
 
     async def reset(self) -> dict[str, Any]:
         self.tasks.cancel_all()
@@ -269,11 +283,15 @@ class Controller:
     async def _confirm(self, proposal: Proposal) -> bool:
         """Ask before applying, for clients that would apply at once."""
         files = ", ".join(c.path for c in proposal.changes)
+        question = f"surehand proposes changes to {files}: {proposal.summary}"
+        if proposal.incomplete:
+            question = (
+                f"surehand stopped before it finished ({proposal.incomplete}). "
+                f"The changes so far, incomplete, to {files}."
+            )
         while True:
             title = await self._choose(
-                types.MessageType.Info,
-                f"surehand proposes changes to {files}: {proposal.summary}",
-                [APPLY, SHOW_DIFF, DISCARD],
+                types.MessageType.Info, question, [APPLY, SHOW_DIFF, DISCARD]
             )
             if title != SHOW_DIFF:
                 return title == APPLY
@@ -324,15 +342,3 @@ def _get(value: Any, key: str) -> Any:
     if isinstance(value, dict):
         return value.get(key)
     return getattr(value, key, None)
-
-
-def _decided(decisions: list[tuple[str, str, bool]]) -> str:
-    """The user's hunk-by-hunk decisions, when the client reported them."""
-    if not decisions:
-        return ""
-    rejected = [label for _, label, accepted in decisions if not accepted]
-    accepted = len(decisions) - len(rejected)
-    text = f" They accepted {accepted} of {len(decisions)} changed parts"
-    if rejected:
-        text += "; rejected: " + "; ".join(dict.fromkeys(rejected))
-    return text + "."

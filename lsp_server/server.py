@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import Generator
 from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 
 from . import __version__
 from .ask import BadArguments, parse_ask
@@ -23,13 +27,44 @@ REVIEWED = "surehand/reviewed"  # a rich client's per-hunk decisions on the last
 
 
 class Protocol(LanguageServerProtocol):
-    """Stops a running ask on ``$/cancelRequest`` too, which pygls leaves running."""
+    """Stops a running ask on ``$/cancelRequest`` too, which pygls leaves running;
+    shuts down without pygls's ``dictionary changed size during iteration``; and on
+    ``exit`` (which may come while ``shutdown`` still waits for the asks to stop)
+    stops every ask, releases the shadow copy and sends nothing more: pygls exits
+    from inside the handler, and every unwinding ask would log a failed write to
+    the closed output, each traceback chained onto the last."""
+
+    exiting = False
 
     def _handle_cancel_notification(self, msg_id: Any) -> None:
         server = self._server
         if isinstance(server, SurehandServer):
             server.controller.tasks.cancel_request(msg_id)
         super()._handle_cancel_notification(msg_id)
+
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """pygls's shutdown, cancelling the pending requests over a copy of their map:
+        cancelling one runs its callback at once, which takes it out of the map."""
+        self._shutdown = True  # an exit that comes meanwhile is a clean one
+        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        current = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != current and not future.done():
+                future.cancel()
+
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args: Any) -> Generator[Any, Any, None]:
+        server = self._server
+        if isinstance(server, SurehandServer):
+            server.controller.exiting()
+        self.exiting = True
+        yield from super().lsp_exit(*args)
+
+    def _send_data(self, data: Any) -> None:
+        if not self.exiting:
+            super()._send_data(data)
 
 
 class SurehandServer(LanguageServer):
@@ -85,7 +120,9 @@ def create_server() -> SurehandServer:
 
     @server.feature(types.SHUTDOWN)
     async def shutdown(ls: SurehandServer, params: Any) -> None:
-        await controller.shutdown()
+        # An exit that comes meanwhile cancels this wait; end quietly, not with an error.
+        with contextlib.suppress(asyncio.CancelledError):
+            await controller.shutdown()
 
     @server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
     def progress_cancelled(ls: SurehandServer, params: types.WorkDoneProgressCancelParams) -> None:

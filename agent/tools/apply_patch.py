@@ -23,7 +23,7 @@ class ApplyPatch:
         try:
             patch = parse_patch(args["patch"])
         except EditError as error:
-            raise ToolError(error.message) from None
+            raise ToolError(error.message, reason=error.reason.value, path=error.path) from None
         paths = {path: ctx.overlay.writable(path) for path in patch.paths}
 
         def read(path: str) -> str | None:
@@ -34,7 +34,7 @@ class ApplyPatch:
         except EditError as error:
             if error.path in paths:
                 raise refuse(ctx, paths[error.path], error) from None
-            raise ToolError(error.message) from None
+            raise ToolError(error.message, reason=error.reason.value, path=error.path) from None
         changes: list[Change] = []
         for change in result.changes:
             if change.source:

@@ -35,7 +35,13 @@ def _edited(relative: str, level: Level) -> str:
 def refuse(ctx: ToolContext, relative: str, error: EditError | str) -> ToolError:
     """A ``ToolError`` for a failed change of ``relative``, with facts once retries pile up."""
     message, line = (error.message, error.line) if isinstance(error, EditError) else (error, None)
-    return ToolError(ctx.views.failed(relative, ctx.overlay.text(relative), message, line))
+    reason = error.reason.value if isinstance(error, EditError) else "stale_view"
+    return ToolError(
+        ctx.views.failed(relative, ctx.overlay.text(relative), message, line),
+        reason=reason,
+        path=relative,
+        line=line,
+    )
 
 
 def stage(ctx: ToolContext, description: str, changes: Sequence[Change]) -> None:
@@ -51,7 +57,8 @@ def stage(ctx: ToolContext, description: str, changes: Sequence[Change]) -> None
         if stale:
             raise refuse(ctx, change.path, stale)
     for change in changes:
-        ctx.overlay.stage(change.path, change.after, description.strip() or "(no description)")
+        label = description.strip() or "(no description)"
+        ctx.overlay.stage(change.path, change.after, label, change.touched)
         ctx.views.succeeded(change.path, change.after)
 
 

@@ -6,8 +6,8 @@ Sections
     calls, one hunk each, under its own label: 200 hunks, 200 annotations.
     The proposal comes from the agent's own ``Overlay`` and ``proposal_of``,
     as in the server. Also timed: the same build without annotations, the
-    line hunks alone (``workspace_edit.hunks`` of the 50 files, where the
-    build starts) and the WorkspaceEdit turned into JSON (lsprotocol's
+    hunks worked out from the two texts alone (``StagedText.change`` of the
+    50 files, what a ``FileChange`` without staged hunks costs) and the WorkspaceEdit turned into JSON (lsprotocol's
     converter and ``json.dumps``, as pygls sends it). The baseline, timed in
     the same run, is ``difflib.unified_diff`` of the same 50 before/after
     pairs: what any diff view of the proposal costs.
@@ -80,6 +80,7 @@ from pytest_lsp import LanguageClient  # noqa: E402
 from pytest_lsp.client import make_test_lsp_client  # noqa: E402
 
 from agent.conversation import Usage  # noqa: E402
+from agent.hunks import Hunk, StagedText  # noqa: E402
 from agent.proposal import Ending, Outcome, Proposal, proposal_of  # noqa: E402
 from agent.workspace import Overlay  # noqa: E402
 from lsp_server import positions, workspace_edit  # noqa: E402
@@ -217,9 +218,14 @@ def json_size(edit: types.WorkspaceEdit) -> int:
 # -- build ----------------------------------------------------------------------------
 
 
-def line_hunks(proposal: Proposal) -> list[list[workspace_edit.Hunk]]:
-    """``workspace_edit.hunks`` of every file: the diff ``build`` starts from."""
-    return [workspace_edit.hunks(c.before or "", c.after or "") for c in proposal.changes]
+def line_hunks(proposal: Proposal) -> list[list[Hunk]]:
+    """Every file's hunks worked out from its before and after texts."""
+    hunks = []
+    for change in proposal.changes:
+        staged = StagedText(change.before or "")
+        staged.change(change.after or "", "bench")
+        hunks.append(staged.hunks)
+    return hunks
 
 
 def unified_diffs(pairs: list[tuple[list[str], list[str]]]) -> list[str]:
@@ -249,7 +255,7 @@ def build_section(args: argparse.Namespace) -> dict[str, float]:
         calls = {
             "build, annotated (200 labels)": lambda: build(True),
             "build, no annotations": lambda: build(False),
-            "line hunks alone (hunks x 50)": lambda: line_hunks(proposal),
+            "hunks from texts (x 50)": lambda: line_hunks(proposal),
             "WorkspaceEdit to JSON": lambda: json.dumps(converter.unstructure(edit)),
             "baseline: unified_diff x 50": lambda: unified_diffs(pairs),
         }

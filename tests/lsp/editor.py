@@ -63,6 +63,9 @@ class Editor:
     edits: list[types.ApplyWorkspaceEditParams] = field(default_factory=list)
     accept: bool = True
     reject_labels: set[str] = field(default_factory=set)
+    hold_questions: bool = False  # leave window/showMessageRequest unanswered ...
+    hold_edits: bool = False  # ... or workspace/applyEdit ...
+    closing: asyncio.Event = field(default_factory=asyncio.Event)  # ... until the editor closes
     before_apply: list[Any] = field(default_factory=list)  # callbacks run as an edit arrives
     encoding: str = types.PositionEncodingKind.Utf16
     steps: list[dict[str, Any]] = field(default_factory=list)  # surehand/step notifications
@@ -208,11 +211,19 @@ def make_client(flavour: str):
         _tell_commands_from_code_actions(client.protocol._converter)
 
         @client.feature(types.WORKSPACE_APPLY_EDIT)
-        def apply_edit(params: types.ApplyWorkspaceEditParams):
+        async def apply_edit(params: types.ApplyWorkspaceEditParams):
+            if client.editor.hold_edits:  # the user is still reviewing when the editor closes
+                client.editor.edits.append(params)
+                await client.editor.closing.wait()
+                return types.ApplyWorkspaceEditResult(applied=False)
             return client.editor.apply(params)
 
         @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
-        def show_message_request(params: types.ShowMessageRequestParams):
+        async def show_message_request(params: types.ShowMessageRequestParams):
+            if client.editor.hold_questions:  # the user walked away: no answer until closed
+                client.editor.asked.append(params)
+                await client.editor.closing.wait()
+                return None
             return client.editor.choose(params)
 
         @client.feature(STEP)
@@ -348,4 +359,7 @@ class Editors:
 
     async def close(self) -> None:
         for client in self.clients:
+            if client.editor is not None:
+                client.editor.closing.set()
+                await asyncio.sleep(0.01)  # held questions answer before the client stops
             await stop(client)

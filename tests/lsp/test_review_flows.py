@@ -128,8 +128,9 @@ async def test_typing_on_the_agents_line_as_the_edit_arrives_is_a_conflict(
     openai_server.add(Turn(content="OK."))
     await ask(editor.client, "Thanks.")
     told = task_sent(openai_server)
-    assert "clashed with the user's own edits" in told
-    assert "calc.py (1 hunks)" in told
+    assert (
+        "- calc.py: clashed with the user's own change and was left out: add adds (line 2)" in told
+    )
 
 
 # -- files that are not open, created, deleted, moved ---------------------------------------
@@ -276,7 +277,7 @@ async def test_hunks_follow_their_edit_through_later_edits(
     editors: Editors, openai_server: ScriptedServer, project: Path
 ):
     """A docstring inserted on top shifts every line; a later edit of the docstring
-    takes its hunk over; each hunk is labelled by the last edit that touched it."""
+    joins its hunk; each hunk is labelled by the edits it holds."""
     editor = await buggy_editor(editors, project)
     openai_server.add(
         Turn(
@@ -294,7 +295,7 @@ async def test_hunks_follow_their_edit_through_later_edits(
 
     assert result["outcome"] == "applied", result
     assert labelled_hunks(editor.edits[0]) == [
-        (0, '"""Arithmetic."""\n\n\n', "better docstring"),
+        (0, '"""Arithmetic."""\n\n\n', "docstring; better docstring"),
         (1, "    return a + b\n", "add adds"),
         (5, "    return a * b\n", "mul multiplies"),
     ]
@@ -320,7 +321,7 @@ async def test_rejecting_one_label_is_partly_applied_and_the_model_is_told(
     openai_server.add(Turn(content="OK."))
     await ask(editor.client, "Thanks.")
     told = task_sent(openai_server)
-    assert "the user applied only some of your changes to calc.py" in told
+    assert "- calc.py: accepted: add adds (line 2), rejected: mul multiplies (line 6)." in told
 
 
 async def test_a_discarded_proposal_is_told_to_the_model_with_the_next_ask(
@@ -340,5 +341,5 @@ async def test_a_discarded_proposal_is_told_to_the_model_with_the_next_ask(
     first_request = openai_server.completions[-1].body["messages"]
     told = first_request[-1]
     assert told["role"] == "user"
-    assert "the user rejected your changes to calc.py" in told["content"]
+    assert "- calc.py: rejected: add adds (line 2)." in told["content"]
     assert told["content"].endswith("Why not?")

@@ -82,5 +82,4 @@ async def test_a_rich_clients_hunk_decisions_reach_the_model(
     openai_server.add(Turn("Understood."))
     await ask(editor.client, "Why?")
     note = task_sent(openai_server)
-    assert "the user rejected your changes to calc.py" in note
-    assert "They accepted 0 of 1 changed parts; rejected: add adds." in note
+    assert "- calc.py: rejected: add adds (line 2)." in note

@@ -135,7 +135,10 @@ def test_apply_lands_in_the_buffer_not_on_disk(tmp_path: Path, openai_server: Sc
     asked = next(e for e in seen["events"] if e["what"] == "select")
     assert asked["titles"] == ["Apply", "Show diff", "Discard"]
     assert "calc.py" in asked["prompt"] and "add now adds." in asked["prompt"]
-    assert [n["message"] for n in seen["notified"]][-1] == "surehand: applied. add now adds."
+    assert [n["message"] for n in seen["notified"]][-1] == (
+        "surehand: applied. calc.py: accepted: add adds (line 2). "
+        "The model's summary: add now adds."
+    )
     assert seen["shown"] == []
     first = json.dumps(openai_server.completions[0].body, ensure_ascii=False)
     assert "Lines 2-2 of calc.py, which the request is about:\\n2→    return a - b" in first

@@ -17,7 +17,7 @@ from itertools import count
 import hypothesis.strategies as st
 from hypothesis import given, settings
 
-from lsp_server.rebase import Conflict, Rebased, rebase, split_lines
+from agent.rebase import Conflict, Rebased, rebase, split_lines
 
 PROPERTY = settings(max_examples=200, deadline=None)
 

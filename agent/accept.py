@@ -1,0 +1,108 @@
+"""``surehand run``'s accept flow: the proposal onto the files as they are at the answer.
+
+The same landing as the language server's (``landing``): current text vs the
+text the agent read, a three-way rebase onto the user's changes, conflicts
+reported and never guessed, file operations refused when their ground moved.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from editing.files import Workdir
+
+from .landing import Ground, Landing, land
+from .proposal import Proposal
+from .review import Review, judge, rejected, unsent, with_landing
+from .terminal import Terminal
+from .trace import append_review
+
+ACCEPT_ROUNDS = 3  # times the files may change under the question before giving up
+
+
+async def offer(proposal: Proposal, root: Path, terminal: Terminal, *, assume_yes: bool) -> int:
+    """Show the proposal, and on yes write it onto the files as they are then.
+
+    Every file is read again when asked and once more after the answer: the
+    proposal is landed (rebased) onto what is there, what will be written is
+    shown, and if a file changed while the question was open, the question
+    is asked again about the new text. Nothing is written over a change that
+    was not shown.
+    """
+    if proposal.incomplete:
+        terminal.say(f"The task stopped before the model finished ({proposal.incomplete}).")
+        if proposal.changes:
+            terminal.say("These are the changes staged so far, incomplete:")
+    terminal.proposal(proposal)
+    if not proposal.changes:
+        return 0
+    workdir = Workdir(root)
+    for _ in range(ACCEPT_ROUNDS):
+        seen = _read_all(workdir, proposal)
+        landed, landings = land(proposal, seen.get)
+        _show_landing(terminal, landed, landings)
+        if not landed.changes:
+            reports = [unsent(c, g) for c, g in zip(proposal.changes, landings, strict=True)]
+            _report(terminal, Review.of(reports, proposal.summary), proposal)
+            return 1
+        if not assume_yes:
+            answer = await terminal.ask("Apply these changes to your files? [y/N]")
+            if answer not in ("y", "yes"):
+                review = Review.of([rejected(c) for c in proposal.changes], proposal.summary)
+                _report(terminal, review, proposal)
+                terminal.say("Nothing was written.")
+                return 1
+        moved = [p for p, text in _read_all(workdir, proposal).items() if text != seen[p]]
+        if moved:
+            terminal.say(
+                f"{', '.join(moved)} changed while you were deciding; here is the proposal "
+                "against the files as they are now."
+            )
+            continue
+        workdir.write(landed.writes())
+        written = {c.path: c for c in landed.changes}
+        reports = [
+            with_landing(judge(written[c.path], workdir.read), landing)
+            if c.path in written
+            else unsent(c, landing)
+            for c, landing in zip(proposal.changes, landings, strict=True)
+        ]
+        _report(terminal, Review.of(reports, proposal.summary), proposal)
+        terminal.say(f"Wrote {len(landed.changes)} file(s).")
+        return 0
+    terminal.say("The files kept changing; nothing was written.")
+    return 1
+
+
+def _read_all(workdir: Workdir, proposal: Proposal) -> dict[str, str | None]:
+    """The text now of every path the proposal touches (None: no such file)."""
+    paths = [p for c in proposal.changes for p in (c.path, c.source) if p is not None]
+    return {path: workdir.read(path) for path in paths}
+
+
+def _show_landing(terminal: Terminal, landed: Proposal, landings: list[Landing]) -> None:
+    """What moved under the proposal, and then what will be written where it did."""
+    by_path = {c.path: c for c in landed.changes}
+    for landing in landings:
+        if landing.ground == Ground.REBASED and landing.path in by_path:
+            terminal.say(
+                f"{landing.path} changed since the agent read it; the changes are rebased "
+                "onto it. What will be written:"
+            )
+            for line in by_path[landing.path].diff().splitlines():
+                terminal.say(terminal.diff_line(line))
+        for conflict in landing.conflicts:
+            terminal.say(
+                f"{landing.path}:{conflict.line}: left out, in conflict with your change "
+                f"({conflict.label})."
+            )
+        if landing.why:
+            terminal.say(f"{landing.path}: left alone, {landing.why}.")
+
+
+def _report(terminal: Terminal, review: Review, proposal: Proposal) -> None:
+    """The outcome in surehand's words, and in the trace."""
+    review.incomplete = proposal.incomplete
+    terminal.say(f"{review.headline()}. {review.summary()}")
+    if proposal.trace is not None:
+        append_review(proposal.trace, review.verdict.value, review.as_json())
