@@ -89,8 +89,7 @@ def _show_landing(terminal: Terminal, landed: Proposal, landings: list[Landing])
                 f"{landing.path} changed since the agent read it; the changes are rebased "
                 "onto it. What will be written:"
             )
-            for line in by_path[landing.path].diff().splitlines():
-                terminal.say(terminal.diff_line(line))
+            terminal.diff(by_path[landing.path].diff())
         for conflict in landing.conflicts:
             terminal.say(
                 f"{landing.path}:{conflict.line}: left out, in conflict with your change "

@@ -134,8 +134,12 @@ class Terminal:
         for change in proposal.changes:
             labels = "; ".join(change.descriptions)
             self.say(f"{change.path}: {labels}", style="cyan")
-            for line in change.diff().splitlines():
-                self.say(line, style=_diff_style(line))
+            self.diff(change.diff())
+
+    def diff(self, text: str) -> None:
+        """A unified diff, its added and removed lines coloured."""
+        for line in text.splitlines():
+            self.say(line, style=_diff_style(line))
 
     # -- questions --------------------------------------------------------------------
 

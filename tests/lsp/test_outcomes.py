@@ -206,7 +206,7 @@ async def test_a_model_error_after_staged_changes_offers_them_marked_incomplete(
 def shadows_of(marker: str) -> list[Path]:
     """Shadow copies of the project (found by its marker file) left in the temp dir."""
     temp = Path(tempfile.gettempdir())
-    return [d for d in temp.glob("surehand-shadow-*") if (d / marker).exists()]
+    return [d for d in temp.glob("surehand-shadow-*") if (d / "copy" / marker).exists()]
 
 
 @pytest.mark.parametrize("waiting_on", ["command", "question", "review"])
