@@ -92,6 +92,7 @@ async function askEndpoint(server: ServerManager): Promise<string | undefined> {
     return undefined;
   }
   await vscode.workspace.getConfiguration(SECTION).update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+  server.log(`Endpoint set to ${baseUrl} (user settings); the settings now name ${server.configuredBaseUrl() ?? 'none'}.`);
   return baseUrl;
 }
 

@@ -78,6 +78,10 @@ export class ServerManager implements vscode.Disposable {
     return this.launched?.baseUrl;
   }
 
+  log(line: string): void {
+    this.output.appendLine(line);
+  }
+
   /** The base URL the settings name now, normalized (undefined when unset or invalid). */
   configuredBaseUrl(): string | undefined {
     return normalizeBaseUrl(vscode.workspace.getConfiguration(SECTION).get<string>('baseUrl'));

@@ -83,8 +83,8 @@ describe('the Changes view', () => {
       ['gone.py', '1 to decide', 'pending'],
     ]);
     expect(childNodes(p.files[0]).map((n) => [n.kind, n.label, n.description])).toEqual([
-      ['hunk', 'fix the off-by-one', 'accepted · line 2: replace 1 line with 1'],
-      ['hunk', 'import os', 'pending · line 5: insert 1 line'],
+      ['hunk', 'fix the off-by-one', 'accepted · line 2'],
+      ['hunk', 'import os', 'line 5: insert 1 line'],
     ]);
     expect(childNodes(p.files[2], 'file:///w').map((n) => [n.kind, n.label, n.state])).toEqual([
       ['operation', 'rename to moved.py', 'pending'],

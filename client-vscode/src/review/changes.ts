@@ -56,7 +56,7 @@ export function childNodes(file: FileReview, root?: string): ChangeNode[] {
       kind: 'operation',
       file: file.index,
       label: `${OPERATION[file.kind]}${target}${lines}`,
-      description: `${state} · ${file.label}`,
+      description: state === 'pending' ? file.label : `${state} · ${file.label}`,
       state,
       line: 0,
     });
@@ -73,7 +73,7 @@ export function childNodes(file: FileReview, root?: string): ChangeNode[] {
       file: file.index,
       hunk: hunk.id,
       label: hunk.label,
-      description: `${state} · line ${layout.lensLine + 1}: ${hunkSummary(layout)}`,
+      description: state === 'pending' ? `line ${layout.lensLine + 1}: ${hunkSummary(layout)}` : `${state} · line ${layout.lensLine + 1}`,
       state,
       line: layout.lensLine,
     });

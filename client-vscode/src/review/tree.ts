@@ -1,7 +1,9 @@
 /**
  * The "Surehand: Changes" view (in the Explorer, while a proposal is under
  * review): files and their hunks with their state; picking one puts it in
- * the editor, with the cursor on it, so the review keys act on it.
+ * the editor, with the cursor on it, so the review keys act on it. A new
+ * review expands it, without the focus, unless `surehand.review.showChanges`
+ * is off.
  */
 
 import * as vscode from 'vscode';
@@ -24,11 +26,38 @@ export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
 
+  private readonly view: vscode.TreeView<ChangeNode>;
+  private shown: unknown;
+
   constructor(private readonly controller: ReviewController) {
+    this.view = vscode.window.createTreeView(VIEW, { treeDataProvider: this, showCollapseAll: true });
     this.subscriptions = [
-      vscode.window.createTreeView(VIEW, { treeDataProvider: this, showCollapseAll: true }),
-      controller.onDidChange(() => this.changed.fire()),
+      this.view,
+      controller.onDidChange((review) => {
+        this.changed.fire();
+        if (review !== undefined && review !== this.shown) {
+          this.shown = review;
+          void this.showFirst();
+        }
+      }),
     ];
+  }
+
+  /** A new review: expand the view on its first file, without taking the focus (`surehand.review.showChanges`). */
+  private async showFirst(): Promise<void> {
+    const first = this.getChildren()[0];
+    if (first === undefined || !vscode.workspace.getConfiguration('surehand').get<boolean>('review.showChanges', true)) {
+      return;
+    }
+    try {
+      await this.view.reveal(first, { select: false, focus: false, expand: true });
+    } catch {
+      // the view is not shown in this window's layout
+    }
+  }
+
+  getParent(node: ChangeNode): ChangeNode | undefined {
+    return node.kind === 'file' ? undefined : this.getChildren().find((f) => f.file === node.file);
   }
 
   getChildren(node?: ChangeNode): ChangeNode[] {
