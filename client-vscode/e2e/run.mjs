@@ -293,7 +293,7 @@ async function multiFileReview(bench, workspace) {
     await bench.waitActiveTab('util.py'); // calc.py decided: on to the next file
   });
   await step(bench, 'the rename and its first-line change fit the window', async () => {
-    const row = bench.codeLens('Accept Rename').first();
+    const row = bench.codeLens('Accept Rename to helpers.py').first();
     await row.waitFor({ timeout: 10_000 });
     // The text area ends where the minimap starts (or with the editor).
     const editor = page.locator('.editor-group-container.active .monaco-editor').first();

@@ -15,7 +15,7 @@ const at = process.argv.indexOf('--out');
 const out = resolve(at >= 0 ? process.argv[at + 1] : join(CLIENT, `surehand-${version}.vsix`));
 
 const vsce = join(CLIENT, 'node_modules', '.bin', 'vsce');
-const result = spawnSync(vsce, ['package', '--no-dependencies', '--out', out], { cwd: CLIENT, stdio: 'inherit' });
+const result = spawnSync(vsce, ['package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out], { cwd: CLIENT, stdio: 'inherit' });
 if (result.status !== 0) {
   process.exit(result.status ?? 1);
 }

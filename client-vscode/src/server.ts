@@ -137,7 +137,16 @@ export class ServerManager implements vscode.Disposable {
     await this.start();
   }
 
-  private async restartIfChanged(): Promise<void> {
+  /** One check at a time: a restart for new settings and an ask's `ready()` never both restart. */
+  private restartIfChanged(): Promise<void> {
+    const next = this.checks.then(() => this.checkNow());
+    this.checks = next.catch(() => undefined);
+    return next;
+  }
+
+  private checks: Promise<void> = Promise.resolve();
+
+  private async checkNow(): Promise<void> {
     await this.starting;
     const wanted = await this.launch(false);
     if (this.current !== undefined && wanted !== undefined && sameLaunch(this.launched, wanted)) {

@@ -28,7 +28,8 @@ describe('CodeLens rows', () => {
     const proposal = parseProposal(renameAndChange, new Map([[OLD, 'import re\nx = 1\n']]));
     const row = lensRows(proposal.files, false).get(0) ?? [];
     const titles = row.map((l) => l.title);
-    expect(titles).toContain('Accept Rename');
+    expect(titles[0]).toMatch(/^Accept Rename to renamed_module/);
+    expect(titles).toContain('Reject Rename');
     expect(titles).toContain('Accept');
     expect(titles.filter((t) => t === 'Show Diff')).toHaveLength(1);
     expect(rowWidth(titles)).toBeLessThanOrEqual(MAX_ROW);

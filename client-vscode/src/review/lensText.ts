@@ -4,8 +4,9 @@
  *
  * VS Code draws every lens of a line in one row and never wraps it: a
  * rename decided at the top of the file and a hunk on its first line share
- * the row. Each row is kept within `MAX_ROW` characters (`fitRow`); what
- * is shortened or left out is in the tooltips, whole.
+ * the row (so a rename has no title lens: "Accept Rename to <name>" says
+ * it). Each row is kept within `MAX_ROW` characters (`fitRow`); what is cut
+ * is in the tooltips, whole.
  */
 
 import { COMMANDS, withKey } from './keys';
@@ -21,7 +22,7 @@ export const REJECT_FILE = 'surehand.review.rejectFile';
 export const UNDO_FILE = 'surehand.review.undoFile';
 export const SHOW_DIFF = 'surehand.review.showDiff';
 
-export const MAX_ROW = 96;
+export const MAX_ROW = 110;
 const SEPARATOR = 3; // " | " between lenses
 const LABEL_MAX = 40;
 const LABEL_MIN = 10;
@@ -42,8 +43,6 @@ export interface LensSpec {
   readonly tooltip?: string;
   readonly command: string;
   readonly args?: readonly unknown[];
-  /** A title that may go when the row is too wide (the lens after it says the same). */
-  readonly optional?: boolean;
 }
 
 /** `text` cut to `max` characters, with "…" when cut. */
@@ -56,42 +55,28 @@ export function rowWidth(titles: readonly string[]): number {
   return titles.reduce((sum, t) => sum + t.length, 0) + SEPARATOR * Math.max(0, titles.length - 1);
 }
 
-/** The ways to shorten a row, mildest first. */
-const STEPS: { labelMax: number; summaries: boolean; optional: boolean }[] = [
-  ...[LABEL_MAX, 30, 20].map((labelMax) => ({ labelMax, summaries: true, optional: true })),
-  ...[30, 20].map((labelMax) => ({ labelMax, summaries: true, optional: false })),
-  ...[20, 15, LABEL_MIN].map((labelMax) => ({ labelMax, summaries: false, optional: false })),
+/** The ways to shorten a row, mildest first: labels, then summaries too. */
+const STEPS: { labelMax: number; summaries: boolean }[] = [
+  ...[LABEL_MAX, 30, 20].map((labelMax) => ({ labelMax, summaries: true })),
+  ...[30, 20, 15, LABEL_MIN].map((labelMax) => ({ labelMax, summaries: false })),
 ];
 
-/**
- * The lenses of one row, shortened until the row fits: labels first, then
- * an optional title lens goes (its text moves into the next lens's
- * tooltip), then summaries.
- */
+/** The lenses of one row, shortened until the row fits; what is cut is in the tooltip, whole. */
 export function fitRow(specs: readonly LensSpec[], max = MAX_ROW): LensText[] {
-  const render = (labelMax: number, summaries: boolean, optional: boolean): LensText[] => {
-    const out: LensText[] = [];
-    let carried: string | undefined;
-    for (const spec of specs) {
+  const render = (labelMax: number, summaries: boolean): LensText[] =>
+    specs.map((spec) => {
       const full = spec.text(spec.label ?? '', spec.summary);
-      if (!optional && spec.optional) {
-        carried = [carried, full, spec.tooltip].filter(Boolean).join(': ');
-        continue;
-      }
       const title = spec.text(shorten(spec.label ?? '', labelMax), summaries ? spec.summary : undefined);
-      const tooltip = [carried, spec.tooltip, title === full ? undefined : full].filter(Boolean).join('\n');
-      carried = undefined;
-      out.push({ title, command: spec.command, args: spec.args ?? [], ...(tooltip ? { tooltip } : {}) });
-    }
-    return out;
-  };
+      const tooltip = [spec.tooltip, title === full ? undefined : full].filter(Boolean).join('\n');
+      return { title, command: spec.command, args: spec.args ?? [], ...(tooltip ? { tooltip } : {}) };
+    });
   for (const step of STEPS) {
-    const row = render(step.labelMax, step.summaries, step.optional);
+    const row = render(step.labelMax, step.summaries);
     if (rowWidth(row.map((l) => l.title)) <= max) {
       return row;
     }
   }
-  return render(LABEL_MIN, false, false);
+  return render(LABEL_MIN, false);
 }
 
 /** The lenses of `files` (those shown on one document), by line, each row fitted. */
@@ -144,15 +129,15 @@ function operationLenses(file: FileReview, mac: boolean): LensSpec[] {
       action(words.reject, REJECT_FILE, [file.index], COMMANDS.rejectFile, mac),
     ];
   }
-  const title: LensSpec = { text: (l) => `surehand: ${l}`, label: what, tooltip: file.label, command: '', optional: true };
-  const decide = [
-    action(words.accept, ACCEPT_FILE, [file.index], COMMANDS.acceptHunk, mac),
-    action(words.reject, REJECT_FILE, [file.index], COMMANDS.rejectHunk, mac),
-  ];
-  // A rename's hunks carry their own Show Diff, in the same row when the first one is on line 0.
-  return file.kind === 'rename'
-    ? [title, ...decide]
-    : [title, ...decide, action('Show Diff', SHOW_DIFF, [file.index], undefined, mac)];
+  const accept = action(words.accept, ACCEPT_FILE, [file.index], COMMANDS.acceptHunk, mac);
+  const reject = action(words.reject, REJECT_FILE, [file.index], COMMANDS.rejectHunk, mac);
+  if (file.kind === 'rename') {
+    // No title: the row is shared with a hunk on the first line, whose lenses carry their own Show Diff.
+    const to = { ...accept, text: (l: string) => `Accept Rename to ${l}`, label: name, tooltip: `${accept.tooltip}\n${file.label}` };
+    return [to, reject];
+  }
+  const title: LensSpec = { text: (l) => `surehand: ${l}`, label: what, tooltip: file.label, command: '' };
+  return [title, accept, reject, action('Show Diff', SHOW_DIFF, [file.index], undefined, mac)];
 }
 
 function hunkLenses(file: FileReview, hunk: Hunk, layout: HunkLayout, mac: boolean): LensSpec[] {

@@ -7,7 +7,7 @@
  * hunk (while others are pending): "Accepted: <label>" or
  * "Rejected: <label>", then "Undo". At the top of a file with a file
  * operation: "Accept New File" / "Reject New File", "Accept Deletion" /
- * "Reject Deletion" with "Show Diff", "Accept Rename" / "Reject Rename".
+ * "Reject Deletion" with "Show Diff", "Accept Rename to <name>" / "Reject Rename".
  * Every row fits the editor (`lensText.ts`); the tooltips name the keys.
  */
 
