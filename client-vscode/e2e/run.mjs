@@ -37,7 +37,7 @@
  */
 
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -67,7 +67,16 @@ const REJECTED = 'halve floors';
 const RENAMED = 'move the string helpers';
 
 const started = Date.now();
-const log = (message) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
+/** Prints `message`, and keeps it in test-results/e2e/run.log with the screenshots. */
+const log = (message) => {
+  const line = `[e2e ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`;
+  console.log(line);
+  try {
+    appendFileSync(join(RESULTS, 'run.log'), `${line}\n`);
+  } catch {
+    // before RESULTS exists
+  }
+};
 
 class Failure extends Error {}
 
@@ -127,6 +136,7 @@ async function main() {
   check(existsSync(executablePath), `no Chromium at ${executablePath} (run e2e/setup.sh)`);
 
   rmSync(RESULTS, { recursive: true, force: true });
+  mkdirSync(RESULTS, { recursive: true });
   const temp = mkdtempSync(join(tmpdir(), 'surehand-e2e-'));
   const workspace = join(temp, 'workspace');
   const traces = join(temp, 'traces');
@@ -441,7 +451,7 @@ main().then(
     process.exit(0);
   },
   (error) => {
-    console.error(`[e2e] FAILED: ${error instanceof Failure ? error.message : error.stack}`);
+    log(`FAILED: ${error instanceof Failure ? error.message : error.stack}`);
     console.error(`[e2e] screenshots and logs: ${RESULTS}`);
     console.log('e2e: 0 passed, 1 failed');
     process.exit(1);

@@ -81,7 +81,7 @@ export class Workbench {
   /** A numbered screenshot of the whole window (or of `locator`); returns its path. */
   async screenshot(name, locator = undefined) {
     this.shots += 1;
-    await this.page.mouse.move(1, 450); // no hover tooltip in the picture
+    await this.page.mouse.move(700, 700, { steps: 4 }); // no hover tooltip in the picture
     const path = join(this.screenshotDir, `${String(this.shots).padStart(2, '0')}-${name}.png`);
     await (locator ?? this.page).screenshot({ path });
     return path;
@@ -221,6 +221,7 @@ export class Workbench {
       throw new Error(`no row "${label}" in the quick pick (rows: ${JSON.stringify(rows)}): ${error.message}`);
     }
     await row.click();
+    await this.page.mouse.move(700, 700); // off what opens under the pointer (a tab's hover would show)
   }
 }
 
