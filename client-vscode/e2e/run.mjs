@@ -315,6 +315,7 @@ async function multiFileReview(bench, workspace) {
     log(`rename row: ${JSON.stringify(links)}; editor's right edge ${right}`);
     check(links.some(([t]) => t.includes('Accept')) && links.every(([, r]) => r <= right), `lenses past the right edge (${right}): ${JSON.stringify(links)}`);
     await bench.screenshot('rename');
+    await bench.screenshot('changes-view-decided', page.locator(UI.changesView).first());
   });
   await step(bench, 'keyboard: next and previous', async () => {
     await page.keyboard.press(UI.keys.next);
