@@ -6,10 +6,11 @@
  * extension makes its own Python environment from the wheel it ships
  * (`surehand.python` unset). The settings are split as in a remote window:
  * the machine-specific ones (`traceDir`) in the machine's settings, the
- * endpoint and the model in the user's. The models are scripted
+ * endpoint and the model in the user's; no endpoint at first. The models are scripted
  * OpenAI-compatible servers (model_server.py). As a person would:
  *
- * 1. store the API key for endpoint A ("Surehand: Set API Key");
+ * 1. "Surehand: Set API Key" with no endpoint set: it asks for the endpoint
+ *    first (A), then the key, stored for A;
  * 2. ask for a multi-file change (two hunks in calc.py, util.py renamed
  *    with a change of its first line, a new notes.md): the first file shows
  *    its added lines at once, no panel opens, Show Diff is free of the
@@ -149,7 +150,8 @@ async function main() {
     // pip's downloads: the machine's cache, not the empty one under code-server's XDG_CACHE_HOME.
     PIP_CACHE_DIR: process.env.PIP_CACHE_DIR ?? join(homedir(), '.cache', 'pip'),
   };
-  const server = new CodeServer(join(temp, 'code-server'), settingsFor(model, model.a), env, { 'surehand.traceDir': traces });
+  // No endpoint yet: the extension asks for it before anything is sent.
+  const server = new CodeServer(join(temp, 'code-server'), settingsFor(model), env, { 'surehand.traceDir': traces });
   process.on('exit', () => {
     server.killNow();
     model.child.kill();
@@ -170,7 +172,7 @@ async function main() {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     bench = new Workbench(page, RESULTS);
     const envPython = join(server.globalStorage(EXTENSION_ID), 'env', 'bin', 'python');
-    await freshInstall(bench, `${url}/?folder=${encodeURIComponent(workspace)}`, envPython);
+    await freshInstall(bench, `${url}/?folder=${encodeURIComponent(workspace)}`, envPython, model.a);
     await multiFileReview(bench, workspace);
     await serverCrash(bench, envPython);
     await otherEndpoint(bench, model);
@@ -209,11 +211,10 @@ async function main() {
   }
 }
 
-/** The user's settings.json: the endpoint and model; nothing about the interpreter. */
-function settingsFor(model, baseUrl, extra = {}) {
+/** The user's settings.json: the model; nothing about the interpreter or the endpoint. */
+function settingsFor(model) {
   return {
     'surehand.model': model.model,
-    'surehand.baseUrl': baseUrl,
     'surehand.apiKeyEnv': KEY_ENV,
     'surehand.maxRetries': 1, // the unreachable endpoint fails fast
     'remote.autoForwardPorts': false,
@@ -226,12 +227,11 @@ function settingsFor(model, baseUrl, extra = {}) {
     'update.mode': 'none',
     'files.autoSave': 'off',
     'editor.codeLens': true,
-    ...extra,
   };
 }
 
 /** Open the folder; the extension sets up its environment and starts the server; store the key for A. */
-async function freshInstall(bench, url, envPython) {
+async function freshInstall(bench, url, envPython, endpointA) {
   await step(bench, 'open the workspace', async () => {
     await bench.open(url);
     await bench.screenshot('workbench');
@@ -246,8 +246,9 @@ async function freshInstall(bench, url, envPython) {
     check(await running.isVisible(), 'the status bar says the language server is not running');
     check(existsSync(envPython), `no environment at ${envPython}`);
   });
-  await step(bench, 'store the API key for endpoint A', async () => {
+  await step(bench, 'store the API key: the endpoint is asked for first, then the key for it', async () => {
     await bench.runCommand(UI.setKeyCommand);
+    await bench.answerInput('Surehand: Set Model Endpoint', endpointA);
     await bench.answerInput('Surehand: Set API Key', API_KEY);
   });
 }
@@ -401,6 +402,8 @@ async function otherEndpoint(bench, model) {
     const question = bench.toast(/wants to run `rm -rf build`/);
     await question.waitFor({ timeout: 60_000 });
     await bench.waitFor(`${UI.surehandStatus}:has-text("waiting for your approval: rm -rf build")`, 10_000);
+    // The progress notification says so too (VS Code passes its reports on every 100 ms).
+    await bench.toast('surehand: waiting for your approval: rm -rf build').waitFor({ timeout: 10_000 });
     const texts = [...(await bench.statusBar()), ...(await bench.notifications())];
     check(!texts.some((t) => t.includes('Running rm -rf build')), `"Running" while approval is pending: ${JSON.stringify(texts)}`);
     await bench.screenshot('approval');

@@ -59,13 +59,19 @@ export function reportingAsks(
   notices: Notices,
 ): NonNullable<Middleware['executeCommand']> {
   return async (command, args, next) => {
-    if (command === SERVER_ASK && (await endpoint(server())) === undefined) {
+    if (command !== SERVER_ASK) {
+      return next(command, args);
+    }
+    if ((await endpoint(server())) === undefined) {
       return undefined; // no endpoint set, and the user did not give one: nothing is sent
     }
-    const result = await next(command, args);
-    if (command === SERVER_ASK) {
-      void reportAsk(notices, result as AskResult);
+    // A server started for the endpoint now set (a new one, when it was just given).
+    const client = await server().ready();
+    if (client === undefined) {
+      return undefined;
     }
+    const result = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+    void reportAsk(notices, result as AskResult);
     return result;
   };
 }
