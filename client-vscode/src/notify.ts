@@ -11,18 +11,16 @@ const RECENT_MS = 30_000;
  * `output`. (VS Code keeps a notification with actions until it is
  * dismissed, and hides one without after a while: only good news hides.)
  */
-export async function tell(output: vscode.OutputChannel, message: Message, actions: string[] = []): Promise<string | undefined> {
+export async function tell(output: vscode.OutputChannel, message: Message): Promise<void> {
   const shown =
     message.severity === 'info'
-      ? vscode.window.showInformationMessage(message.text, ...actions)
+      ? vscode.window.showInformationMessage(message.text)
       : message.severity === 'warning'
-        ? vscode.window.showWarningMessage(message.text, SHOW_TRACE, ...actions)
-        : vscode.window.showErrorMessage(message.text, SHOW_TRACE, ...actions);
-  const choice = await shown;
-  if (choice === SHOW_TRACE) {
+        ? vscode.window.showWarningMessage(message.text, SHOW_TRACE)
+        : vscode.window.showErrorMessage(message.text, SHOW_TRACE);
+  if ((await shown) === SHOW_TRACE) {
     output.show(true);
   }
-  return choice;
 }
 
 /**
