@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/', 'node_modules/', 'e2e/', 'test-results/', '*.vsix'] },
+  { ignores: ['out/', 'node_modules/', 'e2e/', 'test-results/', 'server/', '*.vsix'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,8 +14,15 @@ export default tseslint.config(
     },
   },
   {
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     // The pure modules stay free of the editor: they are unit-tested without it.
-    files: ['src/review/{text,model,decide,shift,layout,protocol}.ts', 'src/{ask,coalesce,interpreter,python,redact,settings,statusText,words}.ts'],
+    files: [
+      'src/review/{text,model,decide,shift,layout,protocol,keys,lensText,navigate,changes}.ts',
+      'src/{ask,approval,coalesce,crash,endpoint,environment,interpreter,python,redact,settings,statusText,words}.ts',
+    ],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Pure modules must not import vscode.' }], patterns: ['vscode-languageclient*'] }],
     },

@@ -21,8 +21,9 @@ export class CodeServer {
    * @param {string} root  a fresh directory for everything code-server writes
    * @param {Record<string, unknown>} settings  the user's settings.json
    * @param {Record<string, string>} env  added to code-server's environment (the extension host and the language server inherit it)
+   * @param {Record<string, unknown>} machine  the machine's settings.json (a remote window's "Remote" tab)
    */
-  constructor(root, settings, env = {}) {
+  constructor(root, settings, env = {}, machine = {}) {
     this.root = root;
     this.userData = join(root, 'user-data');
     this.extensions = join(root, 'extensions');
@@ -36,11 +37,23 @@ export class CodeServer {
       ...env,
     };
     mkdirSync(join(this.userData, 'User'), { recursive: true });
+    mkdirSync(join(this.userData, 'Machine'), { recursive: true });
     mkdirSync(this.extensions, { recursive: true });
-    writeFileSync(join(this.userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+    this.writeSettings(settings);
+    writeFileSync(join(this.userData, 'Machine', 'settings.json'), JSON.stringify(machine, null, 2));
     writeFileSync(this.config, 'auth: none\ncert: false\n');
     this.child = undefined;
     this.url = undefined;
+  }
+
+  /** Write the user's settings.json (before the start). */
+  writeSettings(settings) {
+    writeFileSync(join(this.userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  }
+
+  /** Where the extension's global storage is (its own Python environment is made there). */
+  globalStorage(extensionId) {
+    return join(this.userData, 'User', 'globalStorage', extensionId);
   }
 
   /** The common arguments: this installation's folders, no auth, no telemetry or update checks. */

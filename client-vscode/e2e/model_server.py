@@ -1,11 +1,19 @@
-"""The model for the end-to-end test: a scripted OpenAI-compatible server.
+"""The models for the end-to-end test: scripted OpenAI-compatible servers.
 
-Serves the repository's ``ScriptedServer`` (tests/support/openai_server.py)
-with one task's script: two ``edit`` calls on ``calc.py`` in one turn (two
-hunks, each with its own description: ``FIX`` of tests/support/scripted_task.py
-for ``add``, and one for ``halve``), then ``finish``. Prints one JSON line
-``{"base_url", "model"}`` when it listens; when its standard input closes,
-prints a JSON report of what it received and exits.
+Serves two of the repository's ``ScriptedServer`` (tests/support/openai_server.py):
+
+- ``a``, which wants the API key given as the first argument, with two
+  tasks' scripts: a multi-file proposal (two edits of ``calc.py``, each with
+  its own description; ``util.py`` renamed to ``helpers.py`` with a change
+  of its first line; a new ``notes.md``), then ``finish``; and a task whose
+  model request hangs (the test kills the language server meanwhile);
+- ``b``, another endpoint, which takes any key: a command that needs
+  approval (``rm -rf build``), then ``finish``.
+
+Also a closed port (``closed``), for an unreachable endpoint. Prints one
+JSON line ``{"a": url, "b": url, "closed": url, "model"}`` when it listens;
+when its standard input closes, prints a JSON report of what each received
+and exits.
 
 Usage: python model_server.py API_KEY
 """
@@ -13,30 +21,55 @@ Usage: python model_server.py API_KEY
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.support.openai_server import Call, ScriptedServer, Turn
+from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
 from tests.support.scripted_task import FIX, edit
 
 MODEL = "e2e-scripted"
 FLOOR_HALVE = edit("    return x / 2\n", "    return x // 2\n", "halve floors")
-FINISH = Call("finish", {"summary": "add adds; halve floors."})
-SCRIPT = [Turn(tool_calls=[FIX, FLOOR_HALVE]), Turn(tool_calls=[FINISH])]
+RENAME = Call(
+    "apply_patch",
+    {
+        "patch": (
+            "*** Begin Patch\n*** Update File: util.py\n*** Move to: helpers.py\n@@\n"
+            "-def shout(s):\n+def shout(s: str) -> str:\n     return s.upper()\n*** End Patch"
+        ),
+        "description": "move the string helpers next to calc and give shout its types",
+    },
+)
+NOTES = Call(
+    "create_file",
+    {"path": "notes.md", "content": "# Notes\n\nadd adds.\n", "description": "notes"},
+)
+FINISH = Call("finish", {"summary": "add adds; halve floors; helpers moved."})
+SCRIPT_A = [
+    Turn(tool_calls=[FIX, FLOOR_HALVE, RENAME, NOTES]),
+    Turn(tool_calls=[FINISH]),
+    Hang(seconds=60),  # the second task: the server is killed while it waits
+]
+RM = Call("run_command", {"command": "rm -rf build", "timeout": None})
+SCRIPT_B = [
+    Turn(tool_calls=[RM]),
+    Turn(tool_calls=[Call("finish", {"summary": "Left build alone."})]),
+]
 
 
-def report(server: ScriptedServer) -> dict[str, object]:
+def report(server: ScriptedServer, secret: str) -> dict[str, object]:
     completions = server.completions
+    keys = [r.headers.get("authorization") for r in server.requests]
     return {
         "requests": len(server.requests),
         "completions": len(completions),
         "pending": server.pending,
         "overruns": server.overruns,
-        "authorized": all(
-            r.headers.get("authorization") == f"Bearer {server.api_key}" for r in completions
-        ),
+        "authorized": bool(completions)
+        and all(r.headers.get("authorization") == f"Bearer {secret}" for r in completions),
+        "saw_secret": any(k == f"Bearer {secret}" for k in keys),
         "first_user_message": _first_user_message(completions[0].body) if completions else None,
     }
 
@@ -50,12 +83,22 @@ def _first_user_message(body: object) -> str | None:
     return None
 
 
+def _closed_url() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
 def main() -> None:
     api_key = sys.argv[1]
-    with ScriptedServer(MODEL, SCRIPT, api_key=api_key) as server:
-        print(json.dumps({"base_url": server.base_url, "model": MODEL}), flush=True)
+    a = ScriptedServer(MODEL, SCRIPT_A, api_key=api_key)
+    b = ScriptedServer(MODEL, SCRIPT_B)
+    with a, b:
+        info = {"a": a.base_url, "b": b.base_url, "closed": _closed_url(), "model": MODEL}
+        print(json.dumps(info), flush=True)
         sys.stdin.read()  # until the test closes it
-        print(json.dumps(report(server)), flush=True)
+        print(json.dumps({"a": report(a, api_key), "b": report(b, api_key)}), flush=True)
 
 
 if __name__ == "__main__":

@@ -2,25 +2,44 @@
  * End-to-end test of the surehand extension in real VS Code.
  *
  * code-server (VS Code in a browser), driven by Playwright in Debian's
- * Chromium, with the extension installed from its .vsix and the language
- * server run from the repository's venv; the model is a scripted
- * OpenAI-compatible server (model_server.py) that answers with two edits of
- * calc.py, then finish. As a person would: open calc.py, "Surehand: Ask…",
- * type the task, accept the first hunk and reject the second under the
- * inline review, save. Then checks the file on disk, what the model server
- * received, and the task's trace.
+ * Chromium, with nothing of surehand installed but the .vsix: the
+ * extension makes its own Python environment from the wheel it ships
+ * (`surehand.python` unset). The settings are split as in a remote window:
+ * the machine-specific ones (`traceDir`) in the machine's settings, the
+ * endpoint and the model in the user's; no endpoint at first. The models are scripted
+ * OpenAI-compatible servers (model_server.py). As a person would:
+ *
+ * 1. "Surehand: Set API Key" with no endpoint set: it asks for the endpoint
+ *    first (A), then the key, stored for A;
+ * 2. ask for a multi-file change (two hunks in calc.py, util.py renamed
+ *    with a change of its first line, a new notes.md): the first file shows
+ *    its added lines at once, no panel opens, Show Diff is free of the
+ *    review's decorations, every CodeLens row fits the window, the Changes
+ *    view lists the files; then review by keyboard only, and save;
+ * 3. ask again and kill the language server while the model thinks: the
+ *    progress ends, the status stops spinning, an error says what happened
+ *    with "Show Trace" and "Restart"; restart;
+ * 4. switch the endpoint to B ("Surehand: Set Model Endpoint"): the key
+ *    stored for A never goes there; a command waiting for approval is shown
+ *    as waiting, not as running;
+ * 5. switch to an endpoint nobody listens on: an error notification with
+ *    "Show Trace", which opens the trace.
+ *
+ * Then checks the files on disk, what each model server received, and the
+ * first task's trace.
  *
  * Usage: node run.mjs   (after setup.sh and a packaged extension)
  * Environment: SUREHAND_VSIX (default: the newest client-vscode/*.vsix),
- * SUREHAND_PYTHON (default: <repo>/.venv/bin/python), CHROMIUM (default:
- * /usr/bin/chromium), E2E_KEEP=1 keeps the temporary directory.
- * Screenshots and logs: client-vscode/test-results/e2e/. Exit status 0 when
- * every check passed, 1 otherwise (the message says which and why).
+ * SUREHAND_PYTHON (runs model_server.py; default: <repo>/.venv/bin/python),
+ * CHROMIUM (default: /usr/bin/chromium), E2E_KEEP=1 keeps the temporary
+ * directory. Screenshots and logs: client-vscode/test-results/e2e/. Exit
+ * status 0 when every check passed, 1 otherwise (the message says which
+ * and why).
  */
 
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -33,16 +52,32 @@ const CLIENT = resolve(HERE, '..');
 const REPO = resolve(CLIENT, '..');
 const RESULTS = join(CLIENT, 'test-results', 'e2e');
 const API_KEY = 'e2e-secret-key';
-const KEY_ENV = 'SUREHAND_E2E_KEY';
+const KEY_ENV = 'SUREHAND_E2E_NO_KEY'; // unset: the only key is the one stored for endpoint A
+const EXTENSION_ID = 'surehand.surehand';
 
 const CALC = 'def add(a, b):\n    return a - b\n\n\ndef halve(x):\n    return x / 2\n';
 const EXPECTED = 'def add(a, b):\n    return a + b\n\n\ndef halve(x):\n    return x / 2\n';
-const TASK = 'fix add, and make halve floor its result';
+const UTIL = 'def shout(s):\n    return s.upper()\n';
+const HELPERS = 'def shout(s: str) -> str:\n    return s.upper()\n';
+const TASK = 'fix add, make halve floor its result, move util.py to helpers.py';
+const CRASH_TASK = 'think for a long time';
+const B_TASK = 'clean the build';
+const UNREACHABLE_TASK = 'try the other endpoint';
 const ACCEPTED = 'add adds'; // model_server.py's descriptions
 const REJECTED = 'halve floors';
+const RENAMED = 'move the string helpers';
 
 const started = Date.now();
-const log = (message) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
+/** Prints `message`, and keeps it in test-results/e2e/run.log with the screenshots. */
+const log = (message) => {
+  const line = `[e2e ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`;
+  console.log(line);
+  try {
+    appendFileSync(join(RESULTS, 'run.log'), `${line}\n`);
+  } catch {
+    // before RESULTS exists
+  }
+};
 
 class Failure extends Error {}
 
@@ -73,7 +108,7 @@ function newestVsix() {
   return found[0];
 }
 
-/** Starts model_server.py; resolves with {base_url, model, report()} once it listens. */
+/** Starts model_server.py; resolves with {a, b, closed, model, report()} once it listens. */
 function startModel(python) {
   const child = spawn(python, [join(HERE, 'model_server.py'), API_KEY], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
@@ -102,14 +137,21 @@ async function main() {
   check(existsSync(executablePath), `no Chromium at ${executablePath} (run e2e/setup.sh)`);
 
   rmSync(RESULTS, { recursive: true, force: true });
+  mkdirSync(RESULTS, { recursive: true });
   const temp = mkdtempSync(join(tmpdir(), 'surehand-e2e-'));
   const workspace = join(temp, 'workspace');
   const traces = join(temp, 'traces');
   mkdirSync(workspace);
   writeFileSync(join(workspace, 'calc.py'), CALC);
-  // The model server's address goes into the settings, so it starts first.
+  writeFileSync(join(workspace, 'util.py'), UTIL);
+  // The model servers' addresses go into the settings, so they start first.
   const model = await startModel(python);
-  const server = new CodeServer(join(temp, 'code-server'), settingsFor(python, model, traces), { [KEY_ENV]: API_KEY });
+  const env = {
+    // pip's downloads: the machine's cache, not the empty one under code-server's XDG_CACHE_HOME.
+    PIP_CACHE_DIR: process.env.PIP_CACHE_DIR ?? join(homedir(), '.cache', 'pip'),
+  };
+  // No endpoint yet: the extension asks for it before anything is sent.
+  const server = new CodeServer(join(temp, 'code-server'), settingsFor(model), env, { 'surehand.traceDir': traces });
   process.on('exit', () => {
     server.killNow();
     model.child.kill();
@@ -120,34 +162,41 @@ async function main() {
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => process.exit(1));
   }
-  log(`model server at ${model.base_url}; workspace ${workspace}`);
+  log(`model servers: A ${model.a}, B ${model.b}; workspace ${workspace}`);
   let browser;
   let bench;
   try {
-    await step(bench, 'install the extension', async () => log(server.installExtension(vsix)));
+    await step(bench, 'install the extension from the .vsix alone', async () => log(server.installExtension(vsix)));
     const url = await step(bench, 'start code-server', () => server.start());
     browser = await launchBrowser(chromium, executablePath);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     bench = new Workbench(page, RESULTS);
-    await scenario(bench, `${url}/?folder=${encodeURIComponent(workspace)}`);
-    await step(bench, 'check the file on disk', async () => {
-      const text = readFileSync(join(workspace, 'calc.py'), 'utf8');
-      check(text === EXPECTED, `calc.py is\n${text}\nexpected\n${EXPECTED}`);
-    });
-    await step(bench, 'check what the model server received', async () => {
+    const envPython = join(server.globalStorage(EXTENSION_ID), 'env', 'bin', 'python');
+    await freshInstall(bench, `${url}/?folder=${encodeURIComponent(workspace)}`, envPython, model.a);
+    await multiFileReview(bench, workspace);
+    await serverCrash(bench, envPython);
+    await otherEndpoint(bench, model);
+    await unreachableEndpoint(bench, model);
+    await step(bench, 'check what the model servers received', async () => {
       const report = await model.report();
-      log(`model server: ${JSON.stringify(report)}`);
-      check(report.completions === 2, `expected 2 completion requests, got ${report.completions}`);
-      check(report.pending === 0 && report.overruns.length === 0, `the script was not used exactly: ${JSON.stringify(report)}`);
-      check(report.authorized, `a request came without the key from ${KEY_ENV}`);
-      check(report.first_user_message?.includes(TASK), `the task did not reach the model: ${report.first_user_message}`);
+      log(`model servers: ${JSON.stringify(report)}`);
+      check(report.a.completions === 3, `A: expected 3 completion requests, got ${report.a.completions}`);
+      check(report.a.pending === 0 && report.a.overruns.length === 0, `A's script was not used exactly: ${JSON.stringify(report.a)}`);
+      check(report.a.authorized, 'A: a request came without the key stored for A');
+      check(report.a.first_user_message?.includes(TASK), `the task did not reach the model: ${report.a.first_user_message}`);
+      check(report.b.completions === 2 && report.b.pending === 0, `B's script was not used exactly: ${JSON.stringify(report.b)}`);
+      check(!report.b.saw_secret, 'B received the key stored for A');
     });
-    await step(bench, 'check the trace', async () => {
-      const files = existsSync(traces) ? readdirSync(traces).filter((f) => f.endsWith('.jsonl')) : [];
-      check(files.length === 1, `expected one trace in ${traces}, found ${JSON.stringify(files)}`);
-      const entries = readFileSync(join(traces, files[0]), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      const edits = entries.flatMap((e) => (e.type === 'step' ? e.tools : [])).filter((t) => t.name === 'edit');
-      check(edits.length === 2 && edits.every((t) => t.ok), `the trace's edits: ${JSON.stringify(edits)}`);
+    await step(bench, 'check the trace (in the folder the machine settings name)', async () => {
+      const files = existsSync(traces) ? readdirSync(traces).filter((f) => f.endsWith('.jsonl')).sort() : [];
+      check(files.length >= 1, `expected traces in ${traces}, found ${JSON.stringify(files)}`);
+      const entries = files
+        .map((f) => readFileSync(join(traces, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)))
+        .find((e) => JSON.stringify(e).includes(RENAMED));
+      check(entries !== undefined, `no trace of the first task among ${JSON.stringify(files)}`);
+      const tools = entries.flatMap((e) => (e.type === 'step' ? e.tools : []));
+      const edits = tools.filter((t) => ['edit', 'apply_patch', 'create_file'].includes(t.name));
+      check(edits.length === 4 && edits.every((t) => t.ok), `the trace's edits: ${JSON.stringify(edits)}`);
       const last = entries.at(-1);
       check(last.type === 'end' && last.ending === 'finished', `the trace ends with ${JSON.stringify(last)}`);
     });
@@ -162,14 +211,12 @@ async function main() {
   }
 }
 
-/** The user's settings.json: the extension pointed at the repository's server and the model server. */
-function settingsFor(python, model, traces) {
+/** The user's settings.json: the model; nothing about the interpreter or the endpoint. */
+function settingsFor(model) {
   return {
-    'surehand.python': python,
     'surehand.model': model.model,
-    'surehand.baseUrl': model.base_url,
     'surehand.apiKeyEnv': KEY_ENV,
-    'surehand.traceDir': traces,
+    'surehand.maxRetries': 1, // the unreachable endpoint fails fast
     'remote.autoForwardPorts': false,
     'security.workspace.trust.enabled': false,
     'workbench.startupEditor': 'none',
@@ -183,8 +230,8 @@ function settingsFor(python, model, traces) {
   };
 }
 
-/** What a person does: open the folder and calc.py, ask, review, save. */
-async function scenario(bench, url) {
+/** Open the folder; the extension sets up its environment and starts the server; store the key for A. */
+async function freshInstall(bench, url, envPython, endpointA) {
   await step(bench, 'open the workspace', async () => {
     await bench.open(url);
     await bench.screenshot('workbench');
@@ -193,49 +240,197 @@ async function scenario(bench, url) {
     await bench.openFile('calc.py');
     await bench.page.locator(UI.editorLines, { hasText: 'return a - b' }).first().waitFor({ timeout: 20_000 });
   });
-  await step(bench, 'wait for the language server', async () => {
+  await step(bench, 'wait for the extension to set up its Python environment and start the server', async () => {
     const running = bench.page.locator(UI.serverRunning);
-    await running.or(bench.page.locator(UI.serverStopped)).first().waitFor({ timeout: 90_000 });
+    await running.or(bench.page.locator(UI.serverStopped)).first().waitFor({ timeout: 300_000 });
     check(await running.isVisible(), 'the status bar says the language server is not running');
-    await bench.screenshot('calc-open');
+    check(existsSync(envPython), `no environment at ${envPython}`);
   });
+  await step(bench, 'store the API key: the endpoint is asked for first, then the key for it', async () => {
+    await bench.runCommand(UI.setKeyCommand);
+    await bench.answerInput('Surehand: Set Model Endpoint', endpointA);
+    await bench.answerInput('Surehand: Set API Key', API_KEY);
+  });
+}
+
+/** A multi-file proposal: what shows, then a review by keyboard only, then save. */
+async function multiFileReview(bench, workspace) {
+  const page = bench.page;
   await step(bench, 'ask', async () => {
+    await bench.openFile('calc.py');
     await bench.runCommand(UI.askCommand);
-    await bench.answerInput(TASK);
+    await bench.answerInput('Surehand: Ask', TASK);
   });
-  await step(bench, 'wait for the inline review', async () => {
+  await step(bench, 'the first file shows its added lines at once', async () => {
     await bench.codeLens(UI.hunkTitle(ACCEPTED)).first().waitFor({ timeout: 90_000 });
-    await bench.codeLens(UI.hunkTitle(REJECTED)).first().waitFor({ timeout: 10_000 });
-    await bench.waitFor(UI.reviewStatus(2), 10_000);
-    const added = bench.page.locator(UI.addedLines, { hasText: UI.addedTitle(ACCEPTED, 'replace 1 line with 1') }).first();
+    await bench.waitActiveTab('calc.py');
+    const added = page.locator(UI.addedLines, { hasText: UI.addedTitle(ACCEPTED, 'replace 1 line with 1') }).first();
     await added.waitFor({ timeout: 10_000 });
     const shown = (await added.innerText()).replace(/\u00a0/g, ' ');
     check(/\+\s*return a \+ b/.test(shown), `the added lines show\n${shown}`);
+    await page.locator(UI.addedLines, { hasText: UI.addedTitle(REJECTED, 'replace 1 line with 1') }).first().waitFor({ timeout: 10_000 });
+    check((await bench.activeTab()).includes('calc.py'), 'the review did not stay on calc.py');
+    await bench.waitFor(UI.reviewStatus('3 hunks, 1 new file, 1 rename'), 10_000);
+  });
+  await step(bench, 'no panel opened by itself', async () => {
+    check(!(await page.locator(UI.panel).first().isVisible()), 'a panel (the Comments view?) opened during the review');
+  });
+  await step(bench, 'the Changes view lists the files and hunks', async () => {
+    const view = page.locator(UI.changesView).first();
+    await view.waitFor({ timeout: 10_000 });
+    for (const text of ['calc.py', ACCEPTED, REJECTED, 'util.py', 'rename to helpers.py']) {
+      await view.locator('.monaco-list-row', { hasText: text }).first().waitFor({ timeout: 10_000 });
+    }
     await bench.screenshot('review');
+    await bench.screenshot('changes-view', view);
   });
-  await step(bench, `accept "${ACCEPTED}"`, async () => {
-    await bench.clickLens(UI.hunkTitle(ACCEPTED), UI.accept);
+  await step(bench, 'Show Diff shows the diff alone', async () => {
+    await bench.clickLens(UI.hunkTitle(ACCEPTED), 'Show Diff');
+    await bench.waitActiveTab('calc.py (current ↔ surehand proposal)');
+    const diff = page.locator(UI.diffEditor).first();
+    await diff.locator(UI.editorLines, { hasText: 'return a + b' }).first().waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(1000); // the review would decorate within this
+    check((await diff.locator(UI.codeLens).count()) === 0, 'the diff shows the review\'s CodeLenses');
+    check((await diff.locator(UI.addedLines).count()) === 0, 'the diff shows the review\'s added lines');
+    await bench.screenshot('show-diff');
+    await bench.runCommandByKeyboard(UI.closeEditorCommand);
+    await bench.waitActiveTab('calc.py');
+  });
+  await step(bench, 'keyboard: accept the hunk at the cursor, reject the next', async () => {
+    await page.locator(`${UI.editorLines}`, { hasText: 'return a - b' }).first().waitFor();
+    await page.keyboard.press(UI.keys.acceptHunk);
     await bench.codeLens(UI.decided('accept', ACCEPTED)).first().waitFor({ timeout: 10_000 });
-    await bench.screenshot('accepted-first');
+    await page.keyboard.press(UI.keys.rejectHunk);
+    await bench.waitActiveTab('util.py'); // calc.py decided: on to the next file
   });
-  await step(bench, `reject "${REJECTED}"`, async () => {
-    await bench.clickLens(UI.hunkTitle(REJECTED), UI.reject);
+  await step(bench, 'the rename and its first-line change fit the window', async () => {
+    const row = bench.codeLens('Accept Rename to helpers.py').first();
+    await row.waitFor({ timeout: 10_000 });
+    // The text area ends where the minimap starts (or with the editor).
+    const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+    const right = await editor.evaluate((e) => {
+      const minimap = e.querySelector('.minimap');
+      return minimap ? minimap.getBoundingClientRect().left : e.getBoundingClientRect().right;
+    });
+    const links = await row.locator('a').evaluateAll((as) => as.map((a) => [a.textContent, a.getBoundingClientRect().right]));
+    log(`rename row: ${JSON.stringify(links)}; editor's right edge ${right}`);
+    check(links.some(([t]) => t.includes('Accept')) && links.every(([, r]) => r <= right), `lenses past the right edge (${right}): ${JSON.stringify(links)}`);
+    await bench.screenshot('rename');
+    await bench.screenshot('changes-view-decided', page.locator(UI.changesView).first());
+  });
+  await step(bench, 'keyboard: next and previous', async () => {
+    await page.keyboard.press(UI.keys.next);
+    await bench.waitActiveTab('notes.md');
+    await page.keyboard.press(UI.keys.previous);
+    await bench.waitActiveTab('util.py');
+  });
+  await step(bench, 'keyboard: accept the change and the rename, reject the new file', async () => {
+    await page.keyboard.press(UI.keys.acceptHunk); // the hunk on line 1 before the rename on the same line
+    await bench.codeLens(`Accepted: ${RENAMED}`).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press(UI.keys.acceptHunk);
+    await bench.waitActiveTab('notes.md');
+    await page.keyboard.press(UI.keys.rejectFile);
   });
   await step(bench, 'see the outcome', async () => {
     const message = await bench.notification(/^surehand: /, 60_000);
     log(`notification: ${message}`);
     check(message.startsWith('surehand: some changes applied'), `the outcome says: ${message}`);
     check((await bench.codeLens('surehand:').count()) === 0, 'review lenses are still shown');
-    const lines = bench.page.locator(UI.editorLines).first();
-    await lines.filter({ hasText: 'return a + b' }).waitFor({ timeout: 10_000 });
-    const text = (await lines.innerText()).replace(/\u00a0/g, ' ');
-    check(text.includes('return x / 2') && !text.includes('return x // 2'), `the editor shows\n${text}`);
-    await bench.screenshot('decided');
+    check(!(await page.locator(UI.changesView).first().isVisible()), 'the Changes view outlived the review');
   });
-  await step(bench, 'save', async () => {
-    await bench.runCommand(UI.saveCommand);
-    await bench.page.locator(`${UI.editorTab}.dirty`).first().waitFor({ state: 'detached', timeout: 10_000 });
+  await step(bench, 'save all, by keyboard', async () => {
+    await bench.runCommandByKeyboard(UI.saveAllCommand);
+    await page.locator(`${UI.editorTab}.dirty`).first().waitFor({ state: 'detached', timeout: 10_000 });
     await bench.screenshot('saved');
+  });
+  await step(bench, 'check the files on disk', async () => {
+    const calc = readFileSync(join(workspace, 'calc.py'), 'utf8');
+    check(calc === EXPECTED, `calc.py is\n${calc}\nexpected\n${EXPECTED}`);
+    check(!existsSync(join(workspace, 'util.py')), 'util.py is still there');
+    const helpers = existsSync(join(workspace, 'helpers.py')) ? readFileSync(join(workspace, 'helpers.py'), 'utf8') : '(missing)';
+    check(helpers === HELPERS, `helpers.py is\n${helpers}\nexpected\n${HELPERS}`);
+    check(!existsSync(join(workspace, 'notes.md')), 'the rejected notes.md was created');
+  });
+}
+
+/** Kill the language server while a task waits for the model. */
+async function serverCrash(bench, envPython) {
+  const page = bench.page;
+  await step(bench, 'ask, and kill the server while the model thinks', async () => {
+    await bench.openFile('calc.py');
+    await bench.runCommand(UI.askCommand);
+    await bench.answerInput('Surehand: Ask', CRASH_TASK);
+    await bench.toast(`surehand: ${CRASH_TASK}`).waitFor({ timeout: 30_000 });
+    const pids = serverPids(envPython);
+    check(pids.length === 1, `expected one language server process, found ${JSON.stringify(pids)}`);
+    process.kill(pids[0], 'SIGKILL');
+  });
+  await step(bench, 'the progress ends and the error says what happened', async () => {
+    const toast = bench.toast(/the language server was killed \(SIGKILL\)/);
+    await toast.waitFor({ timeout: 30_000 });
+    await bench.toast(`surehand: ${CRASH_TASK}`).waitFor({ state: 'detached', timeout: 10_000 });
+    for (const action of ['Show Trace', 'Restart']) {
+      check(await toast.locator(UI.toastButton, { hasText: action }).first().isVisible(), `no "${action}" on the error`);
+    }
+    check(!(await bench.notifications()).some((t) => /connection got disposed|task failed/.test(t)), `a cryptic error: ${JSON.stringify(await bench.notifications())}`);
+    await page.locator(UI.serverStopped).first().waitFor({ timeout: 10_000 });
+    check((await page.locator(`${UI.surehandStatus} .codicon-loading`).count()) === 0, 'the status bar still spins');
+    await bench.screenshot('crash');
+    await toast.locator(UI.toastButton, { hasText: 'Restart' }).first().click();
+    await page.locator(UI.serverRunning).first().waitFor({ timeout: 60_000 });
+  });
+}
+
+/** The language server processes running from the extension's environment. */
+function serverPids(envPython) {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(`${envPython} -m lsp_server`))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+/** Endpoint B: the key stored for A does not go there; a command waiting for approval is said to wait. */
+async function otherEndpoint(bench, model) {
+  const page = bench.page;
+  await step(bench, 'switch the endpoint to B and ask', async () => {
+    await bench.runCommand(UI.setEndpointCommand);
+    await bench.answerInput('Surehand: Set Model Endpoint', model.b);
+    await bench.runCommand(UI.askCommand);
+    await bench.answerInput('Surehand: Ask', B_TASK);
+  });
+  await step(bench, 'a command that waits for approval is shown waiting, not running', async () => {
+    const question = bench.toast(/wants to run `rm -rf build`/);
+    await question.waitFor({ timeout: 60_000 });
+    await bench.waitFor(`${UI.surehandStatus}:has-text("waiting for your approval: rm -rf build")`, 10_000);
+    // The progress notification says so too (VS Code passes its reports on every 100 ms).
+    await bench.toast('surehand: waiting for your approval: rm -rf build').waitFor({ timeout: 10_000 });
+    const texts = [...(await bench.statusBar()), ...(await bench.notifications())];
+    check(!texts.some((t) => t.includes('Running rm -rf build')), `"Running" while approval is pending: ${JSON.stringify(texts)}`);
+    await bench.screenshot('approval');
+    await question.locator(UI.toastButton, { hasText: /^Deny$/ }).first().click();
+    const message = await bench.notification(/^surehand: no changes/, 60_000);
+    log(`notification: ${message}`);
+  });
+}
+
+/** An endpoint nobody listens on: an error notification, the trace one click away. */
+async function unreachableEndpoint(bench, model) {
+  const page = bench.page;
+  await step(bench, 'switch to an unreachable endpoint and ask', async () => {
+    await bench.runCommand(UI.setEndpointCommand);
+    await bench.answerInput('Surehand: Set Model Endpoint', model.closed);
+    await bench.runCommand(UI.askCommand);
+    await bench.answerInput('Surehand: Ask', UNREACHABLE_TASK);
+  });
+  await step(bench, 'an error with the way to the trace', async () => {
+    const toast = bench.toast(/surehand: the model endpoint failed/);
+    await toast.waitFor({ timeout: 60_000 });
+    check((await toast.locator('.codicon-error').count()) > 0, 'the notification is not an error');
+    await page.waitForTimeout(12_000); // an info toast would hide itself by now
+    check(await toast.isVisible(), 'the error hid itself');
+    await toast.locator(UI.toastButton, { hasText: 'Show Trace' }).first().click();
+    await page.locator(`${UI.panel} .monaco-editor`, { hasText: 'surehand' }).first().waitFor({ timeout: 10_000 });
+    await bench.screenshot('unreachable-trace');
   });
 }
 
@@ -255,12 +450,12 @@ function copyLogs(server) {
 
 main().then(
   () => {
-    log(`PASSED: two hunks proposed, one accepted and one rejected, as expected (screenshots in ${RESULTS})`);
+    log(`PASSED: fresh install, multi-file keyboard review, crash, endpoint-bound key, unreachable endpoint (screenshots in ${RESULTS})`);
     console.log('e2e: 1 passed, 0 failed');
     process.exit(0);
   },
   (error) => {
-    console.error(`[e2e] FAILED: ${error instanceof Failure ? error.message : error.stack}`);
+    log(`FAILED: ${error instanceof Failure ? error.message : error.stack}`);
     console.error(`[e2e] screenshots and logs: ${RESULTS}`);
     console.log('e2e: 0 passed, 1 failed');
     process.exit(1);

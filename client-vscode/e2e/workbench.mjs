@@ -22,12 +22,30 @@ export const UI = {
   dialogButton: '.monaco-dialog-box .monaco-button',
   trustButtons: ['Yes, I trust the authors', 'Trust Folder & Continue'],
   statusItem: '.statusbar-item',
+  activeTab: '.editor-group-container.active .tab.active',
+  panel: '.part.panel',
+  diffEditor: '.monaco-diff-editor',
+  toastButton: '.monaco-button',
   saveCommand: 'File: Save',
+  saveAllCommand: 'File: Save All Files',
+  closeEditorCommand: 'View: Close Editor',
   // The extension.
   askCommand: 'Surehand: Ask…',
+  setKeyCommand: 'Surehand: Set API Key',
+  setEndpointCommand: 'Surehand: Set Model Endpoint',
+  surehandStatus: '.statusbar-item:has-text("surehand")',
+  changesView: '.pane:has(.pane-header:has-text("Surehand: Changes"))',
+  // The review's keys (package.json), as Playwright presses them.
+  keys: {
+    acceptHunk: 'Control+Alt+Y',
+    rejectHunk: 'Control+Alt+N',
+    next: 'Alt+F5',
+    previous: 'Shift+Alt+F5',
+    rejectFile: 'Control+Alt+Shift+N',
+  },
   serverRunning: '.statusbar-item:has(.codicon-sparkle):has-text("surehand")',
   serverStopped: '.statusbar-item:has(.codicon-warning):has-text("surehand")',
-  reviewStatus: (hunks) => `.statusbar-item:has-text("surehand: review ${hunks} hunk")`,
+  reviewStatus: (left) => `.statusbar-item:has-text("surehand: review ${left}")`,
   hunkTitle: (label) => `surehand: ${label}`,
   // The added lines: a comment thread's zone widget, its head "surehand: <label> (<summary>)".
   addedLines: '.monaco-editor .review-widget',
@@ -60,11 +78,12 @@ export class Workbench {
     mkdirSync(screenshotDir, { recursive: true });
   }
 
-  /** A numbered screenshot of the whole window; returns its path. */
-  async screenshot(name) {
+  /** A numbered screenshot of the whole window (or of `locator`); returns its path. */
+  async screenshot(name, locator = undefined) {
     this.shots += 1;
+    await this.page.mouse.move(700, 700, { steps: 4 }); // no hover tooltip in the picture
     const path = join(this.screenshotDir, `${String(this.shots).padStart(2, '0')}-${name}.png`);
-    await this.page.screenshot({ path });
+    await (locator ?? this.page).screenshot({ path });
     return path;
   }
 
@@ -107,12 +126,44 @@ export class Workbench {
     await this.pick(title, timeout, true);
   }
 
-  /** Type into the input box the last command opened and press Enter. */
-  async answerInput(text, timeout = 20_000) {
+  /** F1, type the command's title, move down to its row with the arrow keys, press Enter (the keyboard only). */
+  async runCommandByKeyboard(title, timeout = 20_000) {
+    await this.palette('>');
+    await this.page.keyboard.type(title);
+    const focused = this.page.locator(`${UI.quickInputRow}.focused ${UI.quickInputLabel}`).first();
+    await focused.waitFor({ state: 'visible', timeout });
+    for (let i = 0; i < 30; i++) {
+      if ((await focused.innerText()).trim() === title) {
+        await this.page.keyboard.press('Enter');
+        return;
+      }
+      await this.page.keyboard.press('ArrowDown');
+    }
+    throw new Error(`no row "${title}" in the palette`);
+  }
+
+  /** The label of the active editor's tab. */
+  async activeTab() {
+    return (await this.page.locator(UI.activeTab).first().innerText()).trim();
+  }
+
+  /** Waits until the active tab's label contains `name`. */
+  async waitActiveTab(name, timeout = 15_000) {
+    await this.page.locator(UI.activeTab, { hasText: name }).first().waitFor({ timeout });
+  }
+
+  /** The first notification toast whose text matches `pattern` (a locator). */
+  toast(pattern) {
+    return this.page.locator(UI.toast, { hasText: pattern }).first();
+  }
+
+  /** Type into the input box titled `title` (the command's own, not the palette) and press Enter. */
+  async answerInput(title, text, timeout = 20_000) {
+    await this.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).first().waitFor({ state: 'visible', timeout });
     const box = this.page.locator(UI.quickInputBox);
-    await box.waitFor({ state: 'visible', timeout });
     await box.fill(text);
     await this.page.keyboard.press('Enter');
+    await this.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).first().waitFor({ state: 'hidden', timeout });
   }
 
   async waitFor(selector, timeout) {
@@ -170,6 +221,7 @@ export class Workbench {
       throw new Error(`no row "${label}" in the quick pick (rows: ${JSON.stringify(rows)}): ${error.message}`);
     }
     await row.click();
+    await this.page.mouse.move(700, 700); // off what opens under the pointer (a tab's hover would show)
   }
 }
 

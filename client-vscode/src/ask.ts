@@ -62,16 +62,34 @@ const OUTCOMES: Record<string, { words: string; severity: Message['severity'] }>
   error: { words: 'failed', severity: 'error' },
 };
 
+/** Endings that say the task did not get where it was going, whatever the review's outcome. */
+const ENDINGS: Record<string, { words: string; severity: Message['severity'] }> = {
+  model_error: { words: 'the model endpoint failed', severity: 'error' },
+  step_limit: { words: 'stopped at the step limit', severity: 'warning' },
+  malformed: { words: 'the model kept sending calls that could not be run', severity: 'warning' },
+};
+
+/** The words to say: an ending that failed is said even when the outcome is "no changes". */
 export function resultMessage(result: AskResult | null | undefined): Message {
-  const outcome = OUTCOMES[result?.outcome ?? ''] ?? { words: result?.outcome ?? 'no result', severity: 'warning' };
+  let outcome = OUTCOMES[result?.outcome ?? ''] ?? { words: result?.outcome ?? 'no result', severity: 'warning' };
+  const ending = ENDINGS[result?.ending ?? ''];
+  if (ending !== undefined && (result?.outcome === 'no_changes' || result?.outcome === 'error')) {
+    outcome = ending;
+  }
   const summary = result?.summary?.trim();
   const conflicts = Object.entries(result?.conflicts ?? {}).map(([file, n]) => `${file} (${count(n, 'hunk')})`);
   const parts = [`surehand: ${outcome.words}`];
-  if (summary) {
+  if (summary && !sameWords(summary, outcome.words)) {
     parts.push(`: ${summary}`);
   }
   if (conflicts.length > 0) {
     parts.push(` Not applied, clashing with your edits: ${conflicts.join(', ')}.`);
   }
   return { severity: outcome.severity, text: parts.join('') };
+}
+
+/** "Cancelled." says nothing "cancelled" did not. */
+function sameWords(a: string, b: string): boolean {
+  const plain = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return plain(a) === plain(b);
 }

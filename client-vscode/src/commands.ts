@@ -7,9 +7,12 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type Middleware } from 'vscode-languageclient/node';
 import { askArgument, resultMessage, type AskResult } from './ask';
-import { tell } from './notify';
+import { isConnectionLoss } from './crash';
+import { baseUrlProblem, normalizeBaseUrl, secretName } from './endpoint';
+import { tell, type Notices } from './notify';
 import type { ReviewController } from './review/controller';
-import { API_KEY_SECRET, type ServerManager } from './server';
+import type { ServerManager } from './server';
+import { SECTION } from './settings';
 import type { Status } from './status';
 
 const ASK_PROMPT = 'surehand.askPrompt';
@@ -17,6 +20,8 @@ const CANCEL = 'surehand.cancelTask';
 const RESET = 'surehand.resetConversation';
 const SHOW_TRACE = 'surehand.showTrace';
 const SET_API_KEY = 'surehand.setApiKey';
+const SET_ENDPOINT = 'surehand.setEndpoint';
+const RESTART = 'surehand.restartServer';
 
 /** The server's own commands. */
 const SERVER_ASK = 'surehand.ask';
@@ -29,6 +34,7 @@ export interface Parts {
   readonly review: ReviewController;
   readonly status: Status;
   readonly output: vscode.OutputChannel;
+  readonly notices: Notices;
 }
 
 export function registerCommands(parts: Parts): vscode.Disposable[] {
@@ -38,6 +44,8 @@ export function registerCommands(parts: Parts): vscode.Disposable[] {
     vscode.commands.registerCommand(RESET, () => reset(parts)),
     vscode.commands.registerCommand(SHOW_TRACE, () => parts.output.show(true)),
     vscode.commands.registerCommand(SET_API_KEY, () => setApiKey(parts)),
+    vscode.commands.registerCommand(SET_ENDPOINT, () => askEndpoint(parts.server)),
+    vscode.commands.registerCommand(RESTART, () => parts.server.restartNow()),
   ];
 }
 
@@ -46,18 +54,56 @@ export function registerCommands(parts: Parts): vscode.Disposable[] {
  * action "Ask surehand to fix this") reports like the palette's, whose
  * request goes to the server directly and so is not reported twice.
  */
-export function reportingAsks(output: vscode.OutputChannel): NonNullable<Middleware['executeCommand']> {
+export function reportingAsks(
+  server: () => ServerManager,
+  notices: Notices,
+): NonNullable<Middleware['executeCommand']> {
   return async (command, args, next) => {
-    const result = await next(command, args);
-    if (command === SERVER_ASK) {
-      void reportAsk(output, result as AskResult);
+    if (command !== SERVER_ASK) {
+      return next(command, args);
     }
+    if ((await endpoint(server())) === undefined) {
+      return undefined; // no endpoint set, and the user did not give one: nothing is sent
+    }
+    // A server started for the endpoint now set (a new one, when it was just given).
+    const client = await server().ready();
+    if (client === undefined) {
+      return undefined;
+    }
+    const result = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+    void reportAsk(notices, result as AskResult);
     return result;
   };
 }
 
+/** The endpoint tasks go to: the setting, else the one the user gives now (saved in the user settings). */
+async function endpoint(server: ServerManager): Promise<string | undefined> {
+  return server.configuredBaseUrl() ?? (await askEndpoint(server));
+}
+
+/** Ask for the endpoint and save it as `surehand.baseUrl` (the server restarts for it). */
+async function askEndpoint(server: ServerManager): Promise<string | undefined> {
+  const given = await vscode.window.showInputBox({
+    title: 'Surehand: Set Model Endpoint',
+    prompt:
+      'The base URL of the OpenAI-compatible endpoint that surehand sends tasks to (saved as "surehand.baseUrl" ' +
+      'in your user settings). Nothing is sent anywhere before you set it.',
+    placeHolder: 'e.g. http://localhost:8000/v1 or https://api.openai.com/v1',
+    value: server.configuredBaseUrl() ?? process.env.OPENAI_BASE_URL ?? '',
+    ignoreFocusOut: true,
+    validateInput: baseUrlProblem,
+  });
+  const baseUrl = normalizeBaseUrl(given);
+  if (baseUrl === undefined) {
+    return undefined;
+  }
+  await vscode.workspace.getConfiguration(SECTION).update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+  server.log(`Endpoint set to ${baseUrl} (user settings); the settings now name ${server.configuredBaseUrl() ?? 'none'}.`);
+  return baseUrl;
+}
+
 async function execute(parts: Parts, command: string, args: unknown[] = []): Promise<unknown> {
-  const client = parts.server.client;
+  const client = await parts.server.ready(); // a server started for the current endpoint and key
   if (client === undefined) {
     await tell(parts.output, { severity: 'error', text: 'surehand: the language server is not running.' });
     return undefined;
@@ -66,6 +112,9 @@ async function execute(parts: Parts, command: string, args: unknown[] = []): Pro
 }
 
 async function ask(parts: Parts): Promise<void> {
+  if ((await endpoint(parts.server)) === undefined) {
+    return;
+  }
   const editor = vscode.window.activeTextEditor;
   const inFile = editor?.document.uri.scheme === 'file';
   const task = await vscode.window.showInputBox({
@@ -82,20 +131,23 @@ async function ask(parts: Parts): Promise<void> {
   try {
     const result = (await execute(parts, SERVER_ASK, [askArgument(task, context)])) as AskResult | undefined;
     if (result !== undefined) {
-      await reportAsk(parts.output, result);
+      await reportAsk(parts.notices, result);
     }
   } catch (error) {
     parts.output.appendLine(`Ask failed: ${String(error)}`);
-    await tell(parts.output, { severity: 'error', text: `surehand: the task failed: ${String(error)}` });
+    if (!isConnectionLoss(error)) {
+      // A lost connection is the crash report's to tell, with what to do.
+      await tell(parts.output, { severity: 'error', text: `surehand: the task failed: ${String(error)}` });
+    }
   } finally {
     parts.status.working(undefined);
   }
 }
 
 /** Log an ask's result and tell the user (also for asks from the server's code actions). */
-async function reportAsk(output: vscode.OutputChannel, result: AskResult | null | undefined): Promise<void> {
-  output.appendLine(`Ask: ${JSON.stringify(result)}`);
-  await tell(output, resultMessage(result));
+async function reportAsk(notices: Notices, result: AskResult | null | undefined): Promise<void> {
+  notices.output.appendLine(`Ask: ${JSON.stringify(result)}`);
+  await notices.tellResult(resultMessage(result), result?.summary);
 }
 
 /** Stop the running task; a proposal under review is rejected (which ends the task). */
@@ -114,11 +166,19 @@ async function reset(parts: Parts): Promise<void> {
   }
 }
 
-/** Store the key in SecretStorage (never in settings, never logged); the server restarts with it. */
+/**
+ * Store the key in SecretStorage (never in settings, never logged), bound
+ * to the endpoint it is for: it only ever goes to that base URL. The
+ * server restarts with it.
+ */
 async function setApiKey(parts: Parts): Promise<void> {
+  const baseUrl = await endpoint(parts.server);
+  if (baseUrl === undefined) {
+    return;
+  }
   const key = await vscode.window.showInputBox({
     title: 'Surehand: Set API Key',
-    prompt: 'The API key for the model endpoint, kept in VS Code\'s secret storage. Leave empty to remove it.',
+    prompt: `The API key for ${baseUrl}, kept in VS Code's secret storage and sent only there. Leave empty to remove it.`,
     password: true,
     ignoreFocusOut: true,
   });
@@ -126,11 +186,11 @@ async function setApiKey(parts: Parts): Promise<void> {
     return;
   }
   if (key.trim() === '') {
-    await parts.context.secrets.delete(API_KEY_SECRET);
-    parts.output.appendLine('API key removed from secret storage.');
+    await parts.context.secrets.delete(secretName(baseUrl));
+    parts.output.appendLine(`API key for ${baseUrl} removed from secret storage.`);
   } else {
-    await parts.context.secrets.store(API_KEY_SECRET, key.trim());
-    parts.output.appendLine('API key stored in secret storage.');
+    await parts.context.secrets.store(secretName(baseUrl), key.trim());
+    parts.output.appendLine(`API key for ${baseUrl} stored in secret storage.`);
   }
   // The secret's change event restarts the server with the new key.
 }

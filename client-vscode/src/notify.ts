@@ -4,8 +4,13 @@ import * as vscode from 'vscode';
 import type { Message } from './ask';
 
 const SHOW_TRACE = 'Show Trace';
+const RECENT_MS = 30_000;
 
-/** Show `message`; a warning or an error offers "Show Trace", which opens `output`. */
+/**
+ * Show `message`; a warning or an error offers "Show Trace", which opens
+ * `output`. (VS Code keeps a notification with actions until it is
+ * dismissed, and hides one without after a while: only good news hides.)
+ */
 export async function tell(output: vscode.OutputChannel, message: Message): Promise<void> {
   const shown =
     message.severity === 'info'
@@ -15,5 +20,31 @@ export async function tell(output: vscode.OutputChannel, message: Message): Prom
         : vscode.window.showErrorMessage(message.text, SHOW_TRACE);
   if ((await shown) === SHOW_TRACE) {
     output.show(true);
+  }
+}
+
+/**
+ * The server's `window/showMessage` and the tasks' results, told once: an
+ * error the server already showed (a model error, say) is not repeated by
+ * the task's result that carries the same words.
+ */
+export class Notices {
+  private recent: { text: string; at: number }[] = [];
+
+  constructor(readonly output: vscode.OutputChannel) {}
+
+  /** A `window/showMessage` from the server. */
+  server(severity: Message['severity'], text: string): void {
+    this.recent = [...this.recent.filter((r) => Date.now() - r.at < RECENT_MS), { text, at: Date.now() }];
+    void tell(this.output, { severity, text });
+  }
+
+  /** A task's result; `summary` is what the server may have shown already. */
+  async tellResult(message: Message, summary: string | undefined): Promise<void> {
+    const said = summary?.trim();
+    if (message.severity !== 'info' && said && this.recent.some((r) => Date.now() - r.at < RECENT_MS && r.text.includes(said))) {
+      return;
+    }
+    await tell(this.output, message);
   }
 }

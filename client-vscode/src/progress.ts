@@ -26,6 +26,7 @@ class Bar {
   private message: string | undefined;
   private finish: (() => void) | undefined;
   private ended = false;
+  private held: string | undefined;
 
   constructor(title: string, cancellable: boolean, message: string | undefined, onCancel: () => void) {
     this.message = message;
@@ -49,7 +50,18 @@ class Bar {
 
   report(message: string): void {
     this.message = message;
-    this.progress?.report({ message });
+    if (this.held === undefined) {
+      this.progress?.report({ message });
+    }
+  }
+
+  /** Show `waiting` instead of the reports until called with undefined. */
+  hold(waiting: string | undefined): void {
+    this.held = waiting;
+    const shown = waiting ?? this.message;
+    if (shown !== undefined) {
+      this.progress?.report({ message: shown });
+    }
   }
 
   end(): void {
@@ -58,29 +70,54 @@ class Bar {
   }
 }
 
-export function progressMiddleware(
-  client: () => BaseLanguageClient | undefined,
-  status: Status,
-): NonNullable<Middleware['handleWorkDoneProgress']> {
-  const bars = new Map<ProgressToken, Bar>();
-  return (token, params, next) => {
+/**
+ * Every notification the server's progress opened, by token. `endAll` closes
+ * them when the server goes away (its `end` would never come); `asking`
+ * words them while a question to the user is open.
+ */
+export class ProgressBars {
+  private readonly bars = new Map<ProgressToken, Bar>();
+
+  constructor(
+    private readonly client: () => BaseLanguageClient | undefined,
+    private readonly status: Status,
+  ) {}
+
+  readonly middleware: NonNullable<Middleware['handleWorkDoneProgress']> = (token, params, next) => {
     if (params.kind === 'begin') {
       const cancel = (): void => {
-        void client()?.sendNotification(WorkDoneProgressCancelNotification.type, { token });
+        void this.client()?.sendNotification(WorkDoneProgressCancelNotification.type, { token });
       };
-      bars.get(token)?.end();
-      bars.set(token, new Bar(params.title, params.cancellable ?? false, params.message, cancel));
-      status.working(params.message ?? params.title);
+      this.bars.get(token)?.end();
+      this.bars.set(token, new Bar(params.title, params.cancellable ?? false, params.message, cancel));
+      this.status.working(params.message ?? params.title);
     } else if (params.kind === 'report') {
       if (params.message !== undefined) {
-        bars.get(token)?.report(params.message);
-        status.working(params.message);
+        this.bars.get(token)?.report(params.message);
+        this.status.working(params.message);
       }
     } else {
-      bars.get(token)?.end();
-      bars.delete(token);
-      status.working(undefined);
+      this.bars.get(token)?.end();
+      this.bars.delete(token);
+      this.status.working(undefined);
       next(token, params); // lets the client forget the token
     }
   };
+
+  /** Whether a task's progress is shown. */
+  get active(): boolean {
+    return this.bars.size > 0;
+  }
+
+  /** A question to the user is open (`waiting` says what waits), or was answered (undefined). */
+  asking(waiting: string | undefined): void {
+    this.bars.forEach((bar) => bar.hold(waiting));
+  }
+
+  /** Close every notification and end the work in the status: the server is gone. */
+  endAll(): void {
+    this.bars.forEach((bar) => bar.end());
+    this.bars.clear();
+    this.status.working(undefined);
+  }
 }

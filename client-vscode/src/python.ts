@@ -3,8 +3,6 @@
  */
 
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import * as path from 'node:path';
 
 export type ImportCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
@@ -24,18 +22,4 @@ export function checkImport(python: string, cwd: string | undefined): Promise<Im
       resolve({ ok: false, reason });
     });
   });
-}
-
-/**
- * The surehand repository this extension was built in (its parent folder,
- * when that holds surehand's `pyproject.toml`), for an editable install.
- */
-export function repositoryOf(extensionPath: string): string | undefined {
-  const parent = path.dirname(extensionPath);
-  const pyproject = path.join(parent, 'pyproject.toml');
-  try {
-    return existsSync(pyproject) && /^name = "surehand"$/m.test(readFileSync(pyproject, 'utf8')) ? parent : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,18 +1,26 @@
 /**
  * Starting, restarting and stopping the language server.
  *
- * The interpreter is the first of `candidates()` (the setting
- * `surehand.python`, then `python3`) that can `import lsp_server`; each
- * step is logged to the output channel. None can: an error message offers
- * to open the setting or to copy the install command. The server runs as
- * `<python> -m lsp_server` over stdio, in the first workspace folder.
- * Restarts (a new interpreter, a new API key) coalesce: a burst of changes
- * restarts the server once.
+ * The interpreter: `surehand.python` when it can already `import
+ * lsp_server` (a development install), else the extension's own virtual
+ * environment (`environment.ts`), made on first start from the wheel the
+ * `.vsix` ships, with a Python 3.11+ (`surehand.python`, else `python3` or
+ * `python` from the PATH). Each step is logged to the output channel.
+ *
+ * A server is started for one endpoint: the base URL it gets and the key
+ * stored for exactly that URL (`endpoint.ts`). A change of either, or of
+ * the interpreter, restarts it; restarts coalesce. A server that stops on
+ * its own is not restarted silently: the crash handler says so, with
+ * "Show Trace" and "Restart".
  */
 
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
+  CloseAction,
+  ErrorAction,
   LanguageClient,
   RevealOutputChannelOn,
   type LanguageClientOptions,
@@ -20,30 +28,38 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { Coalescer } from './coalesce';
-import { candidates, installCommand } from './interpreter';
+import type { Exit } from './crash';
+import { normalizeBaseUrl, sameLaunch, secretName, type Launch } from './endpoint';
+import { basePythons, buildEnvironment, checkPython, readyEnvironment, shippedWheel } from './environment';
+import { expand } from './interpreter';
 import { tell } from './notify';
-import { checkImport, repositoryOf } from './python';
+import { checkImport } from './python';
 import { redact } from './redact';
 import { initializationOptions, SECTION } from './settings';
 import type { Status } from './status';
 
-export const API_KEY_SECRET = 'surehand.apiKey';
 const RESTART_QUIET_MS = 400;
 const OPEN_SETTINGS = 'Open Settings';
-const COPY_INSTALL = 'Copy install command';
+const RETRY = 'Retry';
+const GET_PYTHON = 'Get Python';
 
 /** What the rest of the extension hooks into each new client. */
 export interface ClientHooks {
   readonly middleware: Middleware;
   /** Called before the client starts (register handlers here: they survive its start). */
   attach(client: LanguageClient): void;
-  /** Called when the client is about to stop. */
+  /** Called when the extension stops the client. */
   detach(): void;
+  /** Called when the server stopped on its own. */
+  crashed(exit: Exit | undefined): void;
 }
 
 export class ServerManager implements vscode.Disposable {
   private current: LanguageClient | undefined;
-  private readonly restarts = new Coalescer(RESTART_QUIET_MS, () => this.restartNow());
+  private launched: Launch | undefined;
+  private starting: Promise<void> | undefined;
+  private stopping = false;
+  private readonly restarts = new Coalescer(RESTART_QUIET_MS, () => this.restartIfChanged());
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -57,64 +73,55 @@ export class ServerManager implements vscode.Disposable {
     return this.current?.isRunning() ? this.current : undefined;
   }
 
-  async start(): Promise<void> {
-    this.status.server('starting');
-    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const python = await this.interpreter(cwd);
-    if (python === undefined) {
-      this.status.server('stopped', 'no Python with lsp_server');
-      return;
-    }
-    const apiKey = await this.context.secrets.get(API_KEY_SECRET);
-    const serverOptions: ServerOptions = {
-      command: python,
-      args: ['-m', 'lsp_server'], // stdio; no `transport`, which would add a `--stdio` the server refuses
-      options: { cwd },
-    };
-    const channel = redacting(this.output, apiKey);
-    const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ scheme: 'file' }],
-      outputChannel: channel,
-      traceOutputChannel: channel,
-      revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: initializationOptions(vscode.workspace.getConfiguration(SECTION), apiKey),
-      synchronize: { configurationSection: SECTION },
-      middleware: this.hooks.middleware,
-    };
-    const client = new LanguageClient('surehand', 'surehand', serverOptions, clientOptions);
-    this.hooks.attach(client);
-    this.current = client;
-    this.output.appendLine(`Starting: ${python} -m lsp_server (in ${cwd ?? 'no workspace folder'})`);
-    try {
-      await client.start();
-      this.status.server('running');
-      this.output.appendLine('The server is running.');
-    } catch (error) {
-      this.status.server('stopped', 'the server did not start');
-      this.output.appendLine(`The server did not start: ${String(error)}`);
-      const text = `surehand: the language server did not start (${python} -m lsp_server).`;
-      void tell(this.output, { severity: 'error', text });
-    }
+  /** The base URL the running server was given (the only one its key may go to). */
+  get baseUrl(): string | undefined {
+    return this.launched?.baseUrl;
   }
 
-  /** Restart soon; more calls in the meantime make it one restart. */
+  log(line: string): void {
+    this.output.appendLine(line);
+  }
+
+  /** The base URL the settings name now, normalized (undefined when unset or invalid). */
+  configuredBaseUrl(): string | undefined {
+    return normalizeBaseUrl(vscode.workspace.getConfiguration(SECTION).get<string>('baseUrl'));
+  }
+
+  /** Start the server (one start at a time: a call while one runs waits for it). */
+  start(): Promise<void> {
+    this.starting ??= this.startNow().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  /** Restart soon when what the server was started with changed; more calls in the meantime make it one check. */
   restart(): void {
     this.restarts.trigger();
+  }
+
+  /** Resolves once a server runs with the current settings and key (restarting it when they changed). */
+  async ready(): Promise<LanguageClient | undefined> {
+    await this.starting;
+    await this.restartIfChanged();
+    return this.client;
   }
 
   async stop(): Promise<void> {
     const client = this.current;
     this.current = undefined;
+    this.launched = undefined;
     if (client === undefined) {
       return;
     }
     this.hooks.detach();
+    this.stopping = true;
     try {
       if (client.isRunning()) {
         await client.dispose(2000);
       }
     } catch (error) {
       this.output.appendLine(`Stopping the server: ${String(error)}`);
+    } finally {
+      this.stopping = false;
     }
   }
 
@@ -123,45 +130,210 @@ export class ServerManager implements vscode.Disposable {
     await this.stop();
   }
 
-  private async restartNow(): Promise<void> {
+  /** Stop whatever is left and start anew (the "Restart" action). */
+  async restartNow(): Promise<void> {
     this.output.appendLine('Restarting the server…');
     await this.stop();
     await this.start();
   }
 
-  /** The first candidate interpreter that imports the server, each step logged. */
-  private async interpreter(cwd: string | undefined): Promise<string | undefined> {
-    const setting = vscode.workspace.getConfiguration(SECTION).get<string>('python');
-    const tried: { python: string; exists: boolean }[] = [];
-    for (const candidate of candidates(setting, { home: os.homedir(), workspaceFolder: cwd })) {
-      const check = await checkImport(candidate.python, cwd);
-      const verdict = check.ok ? 'lsp_server importable' : `not usable: ${check.reason}`;
-      this.output.appendLine(`Interpreter ${candidate.python} (${candidate.source}): ${verdict}`);
-      if (check.ok) {
-        return candidate.python;
-      }
-      tried.push({ python: candidate.python, exists: check.reason !== 'not found' });
-    }
-    // The install command names the first interpreter that exists.
-    const target = tried.find((t) => t.exists) ?? tried[tried.length - 1];
-    void this.explainMissing(tried.map((t) => t.python), target.python);
-    return undefined;
+  /** One check at a time: a restart for new settings and an ask's `ready()` never both restart. */
+  private restartIfChanged(): Promise<void> {
+    const next = this.checks.then(() => this.checkNow());
+    this.checks = next.catch(() => undefined);
+    return next;
   }
 
-  private async explainMissing(tried: string[], python: string): Promise<void> {
-    const command = installCommand(python, repositoryOf(this.context.extensionPath));
-    this.output.appendLine(`No interpreter can import lsp_server. Install it with: ${command}`);
-    const choice = await vscode.window.showErrorMessage(
-      `surehand: no Python with the surehand language server (tried ${tried.join(', ')}). ` +
-        `Set "surehand.python" to one that has it, or install it: ${command}`,
-      OPEN_SETTINGS,
-      COPY_INSTALL,
+  private checks: Promise<void> = Promise.resolve();
+
+  private async checkNow(): Promise<void> {
+    await this.starting;
+    const wanted = await this.launch(false);
+    if (this.current !== undefined && wanted !== undefined && sameLaunch(this.launched, wanted)) {
+      return;
+    }
+    if (this.current === undefined && this.launched === undefined && wanted === undefined) {
+      return; // nothing to start with; start() has said why
+    }
+    await this.restartNow();
+  }
+
+  private async startNow(): Promise<void> {
+    this.status.server('starting');
+    const launch = await this.launch(true);
+    if (launch === undefined) {
+      this.status.server('stopped', 'no Python for the server');
+      return;
+    }
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    let exit: Exit | undefined;
+    // Spawned here, not by the client, to know how the process ended.
+    const serverOptions: ServerOptions = async (): Promise<ChildProcess> => {
+      const env = { ...process.env };
+      delete env.OPENAI_BASE_URL; // the endpoint is the setting, never one the user did not set here
+      const child = spawn(launch.python, ['-m', 'lsp_server'], { cwd, env, stdio: 'pipe' });
+      exit = undefined;
+      child.on('exit', (code, signal) => {
+        exit = { code, signal };
+        this.output.appendLine(`The server process ended (${signal ?? `code ${code}`}).`);
+      });
+      return child;
+    };
+    const channel = redacting(this.output, launch.apiKey);
+    const section = vscode.workspace.getConfiguration(SECTION);
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ scheme: 'file' }],
+      outputChannel: channel,
+      traceOutputChannel: channel,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationOptions: initializationOptions(section, launch.baseUrl, launch.apiKey),
+      synchronize: { configurationSection: SECTION },
+      middleware: this.hooks.middleware,
+      errorHandler: {
+        error: () => ({ action: ErrorAction.Continue, handled: true }),
+        closed: async () => {
+          if (!this.stopping) {
+            // Give the exit event a moment: the pipe closes first.
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            this.current = undefined;
+            this.launched = undefined;
+            this.status.server('stopped', 'the server stopped');
+            this.hooks.crashed(exit);
+          }
+          return { action: CloseAction.DoNotRestart, handled: true };
+        },
+      },
+    };
+    const client = new LanguageClient('surehand', 'surehand', serverOptions, clientOptions);
+    this.hooks.attach(client);
+    this.current = client;
+    this.launched = launch;
+    this.output.appendLine(
+      `Starting: ${launch.python} -m lsp_server (in ${cwd ?? 'no workspace folder'}; endpoint ${launch.baseUrl ?? 'not set'}, ` +
+        `${launch.apiKey ? 'its stored key' : 'no stored key'})`,
     );
+    try {
+      await client.start();
+      this.status.server('running');
+      this.output.appendLine('The server is running.');
+    } catch (error) {
+      this.current = undefined;
+      this.launched = undefined;
+      this.status.server('stopped', 'the server did not start');
+      this.output.appendLine(`The server did not start: ${String(error)}`);
+      const text = `surehand: the language server did not start (${launch.python} -m lsp_server).`;
+      void tell(this.output, { severity: 'error', text });
+    }
+  }
+
+  /** What a server would be started with now; undefined when there is no interpreter (`explain`: say why). */
+  private async launch(explain: boolean): Promise<Launch | undefined> {
+    const python = await this.interpreter(explain);
+    if (python === undefined) {
+      return undefined;
+    }
+    const baseUrl = this.configuredBaseUrl();
+    const apiKey = baseUrl === undefined ? undefined : await this.context.secrets.get(secretName(baseUrl));
+    return { python, baseUrl, apiKey: apiKey || undefined };
+  }
+
+  private resolved: { setting: string; python: string } | undefined;
+
+  /** The interpreter that runs the server: a development install, else the extension's own environment. */
+  private async interpreter(explain: boolean): Promise<string | undefined> {
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const raw = vscode.workspace.getConfiguration(SECTION).get<string>('python') ?? '';
+    const setting = expand(raw, { home: os.homedir(), workspaceFolder: cwd });
+    if (this.resolved?.setting === setting) {
+      return this.resolved.python;
+    }
+    const python = await this.resolve(setting, cwd, explain);
+    if (python !== undefined) {
+      this.resolved = { setting, python };
+    }
+    return python;
+  }
+
+  private async resolve(setting: string, cwd: string | undefined, explain: boolean): Promise<string | undefined> {
+    if (setting !== '') {
+      const check = await checkImport(setting, cwd);
+      if (check.ok) {
+        this.output.appendLine(`Interpreter ${setting} (setting surehand.python): lsp_server importable, used as it is`);
+        return setting;
+      }
+    }
+    const wheel = shippedWheel(this.context.extensionPath);
+    if (wheel === undefined) {
+      this.output.appendLine('This build of the extension ships no server wheel (package it with npm run package).');
+      if (explain) {
+        void this.explain(
+          'surehand: this build of the extension has no server to install. Set "surehand.python" to a Python that can import lsp_server.',
+          [OPEN_SETTINGS],
+        );
+      }
+      return undefined;
+    }
+    const envDir = path.join(this.context.globalStorageUri.fsPath, 'env');
+    const ready = readyEnvironment(envDir, wheel);
+    if (ready !== undefined) {
+      this.output.appendLine(`Interpreter ${ready} (the extension's environment, ${path.basename(wheel)})`);
+      return ready;
+    }
+    if (!explain) {
+      return undefined;
+    }
+    const tried: string[] = [];
+    let base: string | undefined;
+    for (const candidate of basePythons(setting)) {
+      const found = await checkPython(candidate);
+      this.output.appendLine(`Python ${candidate}: ${found.ok ? 'usable' : found.reason}`);
+      if (found.ok) {
+        base = candidate;
+        break;
+      }
+      tried.push(`${candidate}: ${found.reason}`);
+    }
+    if (base === undefined) {
+      void this.explain(
+        `surehand needs Python 3.11 or newer to run its server, and found none (${tried.join('; ')}). ` +
+          'Install Python, or set "surehand.python" to one.',
+        [GET_PYTHON, OPEN_SETTINGS, RETRY],
+      );
+      return undefined;
+    }
+    const python = base;
+    try {
+      return await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'surehand: setting up its Python environment' },
+        (progress) =>
+          buildEnvironment({
+            base: python,
+            wheel,
+            envDir,
+            log: (line) => this.output.appendLine(`  ${line}`),
+            step: (message) => progress.report({ message }),
+          }),
+      );
+    } catch (error) {
+      this.output.appendLine(`Setting up the environment failed: ${(error as Error).message}`);
+      void this.explain(`surehand could not set up its Python environment: ${(error as Error).message}.`, [
+        'Show Trace',
+        RETRY,
+      ]);
+      return undefined;
+    }
+  }
+
+  private async explain(text: string, actions: string[]): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(text, ...actions);
     if (choice === OPEN_SETTINGS) {
       await vscode.commands.executeCommand('workbench.action.openSettings', 'surehand.python');
-    } else if (choice === COPY_INSTALL) {
-      await vscode.env.clipboard.writeText(command);
-      void vscode.window.showInformationMessage(`surehand: copied "${command}" to the clipboard.`);
+    } else if (choice === GET_PYTHON) {
+      await vscode.env.openExternal(vscode.Uri.parse('https://www.python.org/downloads/'));
+    } else if (choice === RETRY) {
+      await this.restartNow();
+    } else if (choice === 'Show Trace') {
+      this.output.show(true);
     }
   }
 }

@@ -38,7 +38,7 @@ export type ServerSettings = Partial<Record<(typeof SERVER_KEYS)[number], unknow
 export const SECTION = 'surehand';
 
 /** Settings whose change needs a new server process (the others the server pulls itself). */
-export const RESTART_SETTINGS = ['surehand.python'] as const;
+export const RESTART_SETTINGS = ['surehand.python', 'surehand.baseUrl'] as const;
 
 export function serverSettings(section: unknown): ServerSettings {
   const out: ServerSettings = {};
@@ -56,10 +56,25 @@ export function serverSettings(section: unknown): ServerSettings {
   return out;
 }
 
-/** What goes to the server at start: its settings and, when one is stored, the API key. */
-export function initializationOptions(section: unknown, apiKey: string | undefined): Record<string, unknown> {
-  const options: Record<string, unknown> = { ...serverSettings(section) };
-  if (apiKey) {
+/**
+ * The server's settings with the endpoint pinned to `baseUrl`, the one its
+ * key was given for: a changed `surehand.baseUrl` reaches the server only
+ * through a restart, with the key stored for the new URL (or none).
+ */
+export function pinnedSettings(section: unknown, baseUrl: string | undefined): ServerSettings {
+  const settings = serverSettings(section);
+  delete settings.baseUrl;
+  return baseUrl === undefined ? settings : { ...settings, baseUrl };
+}
+
+/** What goes to the server at start: its settings, the endpoint and, when one is stored for it, its key. */
+export function initializationOptions(
+  section: unknown,
+  baseUrl: string | undefined,
+  apiKey: string | undefined,
+): Record<string, unknown> {
+  const options: Record<string, unknown> = { ...pinnedSettings(section, baseUrl) };
+  if (apiKey && baseUrl !== undefined) {
     options.apiKey = apiKey;
   }
   return options;

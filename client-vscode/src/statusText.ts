@@ -6,6 +6,7 @@
  * ("$(sparkle) surehand").
  */
 
+import type { Pending } from './review/decide';
 import { count } from './words';
 
 export interface StatusState {
@@ -15,7 +16,7 @@ export interface StatusState {
   /** The current step, while a task runs. */
   readonly working?: string;
   /** Decisions left, while a proposal is under review. */
-  readonly reviewing?: number;
+  readonly reviewing?: Pending;
 }
 
 export interface StatusText {
@@ -29,10 +30,10 @@ const MAX_STEP = 48;
 
 export function statusText(state: StatusState): StatusText {
   if (state.reviewing !== undefined) {
-    const hunks = count(state.reviewing, 'hunk');
+    const left = pendingWords(state.reviewing);
     return {
-      text: `$(diff) surehand: review ${hunks}`,
-      tooltip: `surehand: ${hunks} waiting for review (click to go to the next one)`,
+      text: `$(diff) surehand: review ${left}`,
+      tooltip: `surehand: ${left} waiting for review (click to go to the next one)`,
       command: 'surehand.review.next',
     };
   }
@@ -59,6 +60,24 @@ export function statusText(state: StatusState): StatusText {
     };
   }
   return { text: '$(sparkle) surehand', tooltip: 'surehand: ask for a change', command: 'surehand.askPrompt' };
+}
+
+/** "2 hunks, 1 rename": hunks and file operations counted apart ("0 hunks" only when nothing else is left). */
+export function pendingWords(pending: Pending): string {
+  const parts: string[] = [];
+  if (pending.hunks > 0) {
+    parts.push(count(pending.hunks, 'hunk'));
+  }
+  if (pending.create > 0) {
+    parts.push(count(pending.create, 'new file'));
+  }
+  if (pending.rename > 0) {
+    parts.push(count(pending.rename, 'rename'));
+  }
+  if (pending.delete > 0) {
+    parts.push(count(pending.delete, 'deletion'));
+  }
+  return parts.length > 0 ? parts.join(', ') : count(0, 'hunk');
 }
 
 /** A `surehand/step` notification's params (the fields this reads). */

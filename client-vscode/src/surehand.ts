@@ -1,46 +1,66 @@
 /**
  * The extension's parts, put together: output channel, status bar item,
- * inline review, language client, commands and the settings that restart
- * the server.
+ * inline review and its Changes view, language client, commands and the
+ * settings that restart the server.
  */
 
 import * as vscode from 'vscode';
-import { ApplyWorkspaceEditRequest, type LanguageClient, type Middleware } from 'vscode-languageclient/node';
+import {
+  ApplyWorkspaceEditRequest,
+  MessageType,
+  ShowMessageNotification,
+  ShowMessageRequest,
+  type LanguageClient,
+  type MessageActionItem,
+  type Middleware,
+} from 'vscode-languageclient/node';
+import { approvalStep } from './approval';
 import { registerCommands, reportingAsks } from './commands';
-import { progressMiddleware } from './progress';
+import { crashText, type Exit } from './crash';
+import { isKeyOf } from './endpoint';
+import { Notices } from './notify';
+import { ProgressBars } from './progress';
 import { registerReviewCommands } from './review/commands';
 import { ReviewController } from './review/controller';
 import { ProposalDocuments } from './review/documents';
 import { ReviewLenses } from './review/lenses';
 import { REVIEWED_NOTIFICATION } from './review/protocol';
+import { ChangesView } from './review/tree';
 import { ReviewView } from './review/view';
-import { API_KEY_SECRET, ServerManager } from './server';
-import { RESTART_SETTINGS, SECTION, serverSettings } from './settings';
+import { ServerManager } from './server';
+import { pinnedSettings, RESTART_SETTINGS, SECTION } from './settings';
 import { Status } from './status';
 import type { StepParams } from './statusText';
 
 const STEP_NOTIFICATION = 'surehand/step';
+const SHOW_TRACE = 'Show Trace';
+const RESTART = 'Restart';
 
 export class Surehand implements vscode.Disposable {
   private readonly output = vscode.window.createOutputChannel('surehand');
+  private readonly notices = new Notices(this.output);
   private readonly status = new Status();
   private readonly documents = new ProposalDocuments();
   private readonly review = new ReviewController(this.documents, this.status, this.output);
+  private readonly progress: ProgressBars;
   private readonly server: ServerManager;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(context: vscode.ExtensionContext) {
+    this.progress = new ProgressBars(() => this.server.client, this.status);
     const middleware: Middleware = {
-      handleWorkDoneProgress: progressMiddleware(() => this.server.client, this.status),
-      executeCommand: reportingAsks(this.output),
+      handleWorkDoneProgress: this.progress.middleware,
+      executeCommand: reportingAsks(() => this.server, this.notices),
       workspace: {
-        // The server gets only its own keys, and only those with a value.
+        // The server gets only its own keys, with a value, and the endpoint it was started for.
         configuration: async (params, token, next) => {
           const result = await next(params, token);
           if (!Array.isArray(result)) {
             return result;
           }
-          return result.map((value, i) => (params.items[i]?.section === SECTION ? serverSettings(value) : value));
+          return result.map((value, i) =>
+            params.items[i]?.section === SECTION ? pinnedSettings(value, this.server.baseUrl) : value,
+          );
         },
       },
     };
@@ -50,11 +70,14 @@ export class Surehand implements vscode.Disposable {
       detach: () => {
         this.review.notify = undefined;
         this.review.abort();
+        this.progress.endAll();
       },
+      crashed: (exit) => this.crashed(exit),
     });
     this.disposables.push(
       new ReviewView(this.review),
       new ReviewLenses(this.review),
+      new ChangesView(this.review),
       ...registerReviewCommands(this.review, this.documents),
       ...registerCommands({
         context,
@@ -62,13 +85,18 @@ export class Surehand implements vscode.Disposable {
         review: this.review,
         status: this.status,
         output: this.output,
+        notices: this.notices,
       }),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (RESTART_SETTINGS.some((setting) => event.affectsConfiguration(setting))) {
           this.server.restart();
         }
       }),
-      context.secrets.onDidChange((event) => event.key === API_KEY_SECRET && this.server.restart()),
+      context.secrets.onDidChange((event) => {
+        if (isKeyOf(event.key, this.server.configuredBaseUrl())) {
+          this.server.restart();
+        }
+      }),
     );
   }
 
@@ -87,7 +115,60 @@ export class Surehand implements vscode.Disposable {
 
   private attach(client: LanguageClient): void {
     client.onRequest(ApplyWorkspaceEditRequest.type, (params) => this.review.handleApplyEdit(params));
+    client.onRequest(ShowMessageRequest.type, (params) => this.question(params.type, params.message, params.actions));
+    client.onNotification(ShowMessageNotification.type, (params) =>
+      this.notices.server(severityOf(params.type), params.message),
+    );
     client.onNotification(STEP_NOTIFICATION, (params: StepParams) => this.status.step(params));
     this.review.notify = (hunks) => void client.sendNotification(REVIEWED_NOTIFICATION, { hunks });
   }
+
+  /** The server's question (a command's approval, say): while it is open, the status and progress say what waits. */
+  private async question(
+    type: MessageType,
+    message: string,
+    actions: MessageActionItem[] | undefined,
+  ): Promise<MessageActionItem | null> {
+    const waiting = approvalStep(message);
+    if (waiting !== undefined) {
+      this.status.asking(waiting);
+      this.progress.asking(waiting);
+    }
+    try {
+      const items = actions ?? [];
+      const show =
+        type === MessageType.Error
+          ? vscode.window.showErrorMessage
+          : type === MessageType.Warning
+            ? vscode.window.showWarningMessage
+            : vscode.window.showInformationMessage;
+      return (await show(message, ...items)) ?? null;
+    } finally {
+      if (waiting !== undefined) {
+        this.status.asking(undefined);
+        this.progress.asking(undefined);
+      }
+    }
+  }
+
+  /** The server stopped on its own: end its progress, keep the review, say what happened and offer a restart. */
+  private crashed(exit: Exit | undefined): void {
+    const doing = this.review.review !== undefined ? 'review' : this.progress.active ? 'task' : 'idle';
+    this.progress.endAll();
+    this.review.notify = undefined;
+    this.review.orphan();
+    const text = crashText(exit, doing);
+    this.output.appendLine(text);
+    void vscode.window.showErrorMessage(text, SHOW_TRACE, RESTART).then((choice) => {
+      if (choice === SHOW_TRACE) {
+        this.output.show(true);
+      } else if (choice === RESTART) {
+        void this.server.restartNow();
+      }
+    });
+  }
+}
+
+function severityOf(type: MessageType): 'info' | 'warning' | 'error' {
+  return type === MessageType.Error ? 'error' : type === MessageType.Warning ? 'warning' : 'info';
 }

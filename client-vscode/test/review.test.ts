@@ -14,46 +14,8 @@ import {
 } from '../src/review/decide';
 import { parseProposal, ProposalError, textSources } from '../src/review/model';
 import type { WorkspaceEdit } from '../src/review/protocol';
+import { A, aText, edit, GONE, MOVED, NEW, OLD, texts } from './proposal';
 import { lines } from './ranges';
-
-const A = 'file:///w/a.py';
-const NEW = 'file:///w/new.py';
-const OLD = 'file:///w/old.py';
-const MOVED = 'file:///w/moved.py';
-const GONE = 'file:///w/gone.py';
-
-const aText = 'def f(x):\n    return x\n\n\ndef g():\n    pass\n';
-
-/** Two hunks in a.py, sent out of order: replace line 1, insert before line 4. */
-const edit: WorkspaceEdit = {
-  documentChanges: [
-    {
-      textDocument: { uri: A, version: 3 },
-      edits: [
-        { range: lines(4, 4), newText: 'import os\n', annotationId: 'surehand-2' },
-        { range: lines(1, 2), newText: '    return x + 1\n', annotationId: 'surehand-1' },
-      ],
-    },
-    { kind: 'create', uri: NEW, annotationId: 'surehand-3' },
-    { textDocument: { uri: NEW, version: null }, edits: [{ range: lines(0, 0), newText: 'x = 1\n', annotationId: 'surehand-3' }] },
-    { kind: 'rename', oldUri: OLD, newUri: MOVED, annotationId: 'surehand-4' },
-    { textDocument: { uri: MOVED, version: null }, edits: [{ range: lines(0, 1), newText: 'b\n', annotationId: 'surehand-4' }] },
-    { kind: 'delete', uri: GONE, annotationId: 'surehand-5' },
-  ],
-  changeAnnotations: {
-    'surehand-1': { label: 'fix the off-by-one', needsConfirmation: true },
-    'surehand-2': { label: 'import os', needsConfirmation: true },
-    'surehand-3': { label: 'add new module', needsConfirmation: true },
-    'surehand-4': { label: 'move old', needsConfirmation: true },
-    'surehand-5': { label: 'drop gone', needsConfirmation: true },
-  },
-};
-
-const texts = new Map([
-  [A, aText],
-  [OLD, 'a\nkeep\n'],
-  [GONE, 'bye\n'],
-]);
 
 describe('parsing a proposal', () => {
   it('needs the text of every existing file it touches', () => {

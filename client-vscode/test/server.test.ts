@@ -1,37 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { askArgument, resultMessage } from '../src/ask';
 import { Coalescer } from '../src/coalesce';
-import { candidates, expand, installCommand } from '../src/interpreter';
+import { expand } from '../src/interpreter';
 import { checkImport } from '../src/python';
 import { redact } from '../src/redact';
-import { initializationOptions, serverSettings } from '../src/settings';
-import { statusText, stepText } from '../src/statusText';
+import { initializationOptions, pinnedSettings, serverSettings } from '../src/settings';
+import { pendingWords, statusText, stepText } from '../src/statusText';
 
-describe('interpreter resolution', () => {
-  const places = { home: '/home/u', workspaceFolder: '/w' };
-
-  it('tries the setting, then python3', () => {
-    expect(candidates('/opt/venv/bin/python', places)).toEqual([
-      { python: '/opt/venv/bin/python', source: 'setting surehand.python' },
-      { python: 'python3', source: 'default' },
-    ]);
-  });
-
-  it('tries python3 once when the setting is empty or python3 itself', () => {
-    expect(candidates('', places)).toEqual([{ python: 'python3', source: 'default' }]);
-    expect(candidates(undefined, places)).toEqual([{ python: 'python3', source: 'default' }]);
-    expect(candidates('python3', places)).toEqual([{ python: 'python3', source: 'setting surehand.python' }]);
-  });
-
+describe('interpreter setting', () => {
   it('expands ~ and ${workspaceFolder}', () => {
+    const places = { home: '/home/u', workspaceFolder: '/w' };
     expect(expand('~/venv/bin/python', places)).toBe('/home/u/venv/bin/python');
     expect(expand('${workspaceFolder}/.venv/bin/python', places)).toBe('/w/.venv/bin/python');
-  });
-
-  it('offers an editable install from the repository, else a placeholder for it', () => {
-    expect(installCommand('/w/.venv/bin/python', '/src/surehand')).toBe('/w/.venv/bin/python -m pip install -e /src/surehand');
-    expect(installCommand('python3', undefined)).toBe('python3 -m pip install -e <path to the surehand repository>');
-    expect(installCommand('/my venv/python', "/it's")).toBe("'/my venv/python' -m pip install -e '/it'\\''s'");
   });
 });
 
@@ -57,9 +37,19 @@ describe('settings for the server', () => {
     expect(serverSettings(undefined)).toEqual({});
   });
 
-  it('adds the API key to the initialization options only when there is one', () => {
-    expect(initializationOptions({ maxSteps: 3 }, 'sk-1')).toEqual({ maxSteps: 3, apiKey: 'sk-1' });
-    expect(initializationOptions({ maxSteps: 3 }, undefined)).toEqual({ maxSteps: 3 });
+  it('adds the API key to the initialization options only with the endpoint it is for', () => {
+    const A = 'http://a.example/v1';
+    expect(initializationOptions({ maxSteps: 3 }, A, 'sk-1')).toEqual({ maxSteps: 3, baseUrl: A, apiKey: 'sk-1' });
+    expect(initializationOptions({ maxSteps: 3 }, A, undefined)).toEqual({ maxSteps: 3, baseUrl: A });
+    expect(initializationOptions({ maxSteps: 3 }, undefined, 'sk-1')).toEqual({ maxSteps: 3 });
+    // The section's URL is not the one the key was given for: the launch's wins.
+    expect(initializationOptions({ baseUrl: 'http://b.example/v1' }, A, 'sk-1')).toEqual({ baseUrl: A, apiKey: 'sk-1' });
+  });
+
+  it('pins the endpoint of a running server: a changed baseUrl waits for the restart', () => {
+    const A = 'http://a.example/v1';
+    expect(pinnedSettings({ baseUrl: 'http://b.example/v1', maxSteps: 2 }, A)).toEqual({ baseUrl: A, maxSteps: 2 });
+    expect(pinnedSettings({ baseUrl: 'http://b.example/v1' }, undefined)).toEqual({});
   });
 });
 
@@ -95,9 +85,16 @@ describe('status bar text', () => {
     expect(statusText({ server: 'running', working: 'Reading dateparse.py' }).text).toBe(
       '$(loading~spin) surehand: Reading dateparse.py',
     );
-    expect(statusText({ server: 'running', working: 'x', reviewing: 3 }).text).toBe('$(diff) surehand: review 3 hunks');
-    expect(statusText({ server: 'running', reviewing: 1 }).text).toBe('$(diff) surehand: review 1 hunk');
+    const pending = { hunks: 3, create: 0, delete: 0, rename: 0 };
+    expect(statusText({ server: 'running', working: 'x', reviewing: pending }).text).toBe('$(diff) surehand: review 3 hunks');
+    expect(statusText({ server: 'running', reviewing: { ...pending, hunks: 1 } }).text).toBe('$(diff) surehand: review 1 hunk');
     expect(statusText({ server: 'stopped', reason: 'no Python' }).tooltip).toContain('no Python');
+  });
+
+  it('counts hunks, not file operations', () => {
+    expect(pendingWords({ hunks: 3, create: 0, delete: 0, rename: 1 })).toBe('3 hunks, 1 rename');
+    expect(pendingWords({ hunks: 0, create: 2, delete: 1, rename: 0 })).toBe('2 new files, 1 deletion');
+    expect(pendingWords({ hunks: 0, create: 0, delete: 0, rename: 0 })).toBe('0 hunks');
   });
 
   it('words each step', () => {
@@ -134,6 +131,21 @@ describe('asking', () => {
       'surehand: changes clashed with your edits: Done. Not applied, clashing with your edits: a.py (1 hunk).',
     );
     expect(resultMessage({ outcome: 'error', summary: 'Model unreachable.' }).severity).toBe('error');
+  });
+
+  it('says a word once: "cancelled", not "cancelled: Cancelled."', () => {
+    expect(resultMessage({ outcome: 'cancelled', summary: 'Cancelled.' }).text).toBe('surehand: cancelled');
+    expect(resultMessage({ outcome: 'cancelled', summary: 'Stopped by you.' }).text).toBe('surehand: cancelled: Stopped by you.');
+  });
+
+  it('makes a failed endpoint an error, even when the review had nothing to show', () => {
+    const unreachable = { outcome: 'no_changes', ending: 'model_error', summary: 'Cannot reach http://127.0.0.1:9/v1.' };
+    expect(resultMessage(unreachable)).toEqual({
+      severity: 'error',
+      text: 'surehand: the model endpoint failed: Cannot reach http://127.0.0.1:9/v1.',
+    });
+    expect(resultMessage({ outcome: 'no_changes', ending: 'finished', summary: 'Nothing to do.' }).severity).toBe('info');
+    expect(resultMessage({ outcome: 'no_changes', ending: 'step_limit', summary: 'x' }).severity).toBe('warning');
     expect(resultMessage(null).severity).toBe('warning');
   });
 });

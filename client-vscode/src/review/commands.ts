@@ -1,15 +1,17 @@
-/** The review's commands: the CodeLens actions, Show Diff, Accept All / Reject All, next hunk. */
+/** The review's commands: the CodeLens actions, the keys' (at the cursor, next, previous), Show Diff, all. */
 
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { ChangeNode } from './changes';
 import type { ReviewController } from './controller';
 import { proposedText } from './decide';
 import type { ProposalDocuments } from './documents';
+import type { Decision } from './model';
+import { COMMANDS } from './keys';
 import { ACCEPT, ACCEPT_FILE, REJECT, REJECT_FILE, SHOW_DIFF, UNDO, UNDO_FILE } from './lenses';
 
-const ACCEPT_ALL = 'surehand.acceptAll';
-const REJECT_ALL = 'surehand.rejectAll';
-const NEXT = 'surehand.review.next';
+const REVEAL = 'surehand.review.reveal';
+
 
 export function registerReviewCommands(
   controller: ReviewController,
@@ -21,17 +23,36 @@ export function registerReviewCommands(
     }
   };
   return [
-    vscode.commands.registerCommand(ACCEPT, (id: string) => controller.decideHunk(id, 'accepted')),
-    vscode.commands.registerCommand(REJECT, (id: string) => controller.decideHunk(id, 'rejected')),
-    vscode.commands.registerCommand(UNDO, (id: string) => controller.decideHunk(id, 'pending')),
+    vscode.commands.registerCommand(ACCEPT, (id: Target) => decide(controller, id, 'accepted')),
+    vscode.commands.registerCommand(REJECT, (id: Target) => decide(controller, id, 'rejected')),
+    vscode.commands.registerCommand(UNDO, (id: Target) => decide(controller, id, 'pending')),
     vscode.commands.registerCommand(ACCEPT_FILE, (file: number) => controller.decideOperation(file, 'accepted')),
     vscode.commands.registerCommand(REJECT_FILE, (file: number) => controller.decideOperation(file, 'rejected')),
     vscode.commands.registerCommand(UNDO_FILE, (file: number) => controller.decideOperation(file, 'pending')),
     vscode.commands.registerCommand(SHOW_DIFF, (file: number) => showDiff(controller, documents, file)),
-    vscode.commands.registerCommand(ACCEPT_ALL, all('accepted')),
-    vscode.commands.registerCommand(REJECT_ALL, all('rejected')),
-    vscode.commands.registerCommand(NEXT, () => controller.revealNext()),
+    vscode.commands.registerCommand(COMMANDS.acceptAll, all('accepted')),
+    vscode.commands.registerCommand(COMMANDS.rejectAll, all('rejected')),
+    vscode.commands.registerCommand(COMMANDS.next, () => controller.revealNext(1)),
+    vscode.commands.registerCommand(COMMANDS.previous, () => controller.revealNext(-1)),
+    vscode.commands.registerCommand(COMMANDS.acceptHunk, () => controller.decideHere('accepted')),
+    vscode.commands.registerCommand(COMMANDS.rejectHunk, () => controller.decideHere('rejected')),
+    vscode.commands.registerCommand(COMMANDS.acceptFile, () => controller.decideFileHere('accepted')),
+    vscode.commands.registerCommand(COMMANDS.rejectFile, () => controller.decideFileHere('rejected')),
+    vscode.commands.registerCommand(REVEAL, (file: number, hunk?: string) => controller.revealStop({ file, hunk })),
   ];
+}
+
+/** A lens passes a hunk's id; the Changes view passes its node (a hunk or a file operation). */
+type Target = string | ChangeNode;
+
+function decide(controller: ReviewController, target: Target, decision: Decision): void {
+  if (typeof target === 'string') {
+    controller.decideHunk(target, decision);
+  } else if (target.hunk !== undefined) {
+    controller.decideHunk(target.hunk, decision);
+  } else {
+    controller.decideOperation(target.file, decision);
+  }
 }
 
 /**
@@ -51,16 +72,17 @@ async function showDiff(controller: ReviewController, documents: ProposalDocumen
   let left: vscode.Uri;
   let right: vscode.Uri;
   let title: string;
+  // Both sides are snapshots: the review's own lenses, colours and added lines stay out of the diff.
   if (file.kind === 'create') {
     left = documents.set(target, 'empty', '');
-    right = review.shown[file.index];
+    right = documents.set(target, 'proposed', proposedText(file));
     title = `${name} (new file, surehand proposal)`;
   } else if (file.kind === 'delete') {
-    left = source;
+    left = documents.set(source, 'current', file.text);
     right = documents.set(target, 'empty', '');
     title = `${name} (deleted, surehand proposal)`;
   } else {
-    left = source;
+    left = documents.set(source, 'current', file.text);
     right = documents.set(target, 'proposed', proposedText(file));
     title = `${name} (current ↔ surehand proposal)`;
   }

@@ -16,10 +16,21 @@
 import * as vscode from 'vscode';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-languageclient/node';
 import { applyDecisions } from './apply';
-import { decideAll, decideHunk, decideOperation, isSettled, pendingCount, pendingIn, reviewed, textWith } from './decide';
+import {
+  decideAll,
+  decideFile,
+  decideHunk,
+  decideOperation,
+  isSettled,
+  pendingCount,
+  pendingSummary,
+  reviewed,
+  textWith,
+} from './decide';
 import { SCHEME, type ProposalDocuments } from './documents';
 import { parseProposal, ProposalError, textSources, type Decision, type FileReview, type Proposal } from './model';
 import type { ReviewedHunk, TextDocumentEdit, WorkspaceEdit } from './protocol';
+import { nextStop, stopAfter, stopAt, type Cursor, type Stop } from './navigate';
 import { followChanges } from './shift';
 import type { Status } from '../status';
 
@@ -33,6 +44,8 @@ export class Review {
     readonly proposal: Proposal,
     /** The document each file's review shows on, by file index. */
     readonly shown: readonly vscode.Uri[],
+    /** Tells the server that sent the proposal how it was decided; unset when that server is gone. */
+    public notify: ((hunks: ReviewedHunk[]) => void) | undefined,
   ) {}
 
   filesShownOn(uri: vscode.Uri): FileReview[] {
@@ -53,7 +66,7 @@ export class ReviewController implements vscode.Disposable {
   /** Fires on every change of the review (a decision, typing, its start and end). */
   readonly onDidChange = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
-  /** Sends `surehand/reviewed` to the server (set while a client runs). */
+  /** Sends `surehand/reviewed` to the server (set while a client runs); a review keeps the one it started with. */
   notify: ((hunks: ReviewedHunk[]) => void) | undefined;
 
   constructor(
@@ -99,24 +112,77 @@ export class ReviewController implements vscode.Disposable {
     return true;
   }
 
-  /** End the review without applying anything (the server went away). */
+  /** End the review without applying anything (the extension stopped the server). */
   abort(): void {
     this.current?.end(true);
   }
 
-  /** Open the next file with a pending decision and put its first one in view. */
-  async revealNext(): Promise<void> {
+  /** The server that sent the proposal is gone: the review goes on, and nobody is told its decisions. */
+  orphan(): void {
+    if (this.current !== undefined) {
+      this.current.notify = undefined;
+    }
+  }
+
+  /** Decide the pending hunk (or file operation) at the cursor, then go to the next one. */
+  async decideHere(decision: 'accepted' | 'rejected'): Promise<void> {
     const review = this.current;
-    if (review === undefined) {
+    const cursor = this.cursor();
+    const stop = review && cursor ? stopAt(review.proposal, cursor) : undefined;
+    if (review === undefined || cursor === undefined || stop === undefined) {
+      await this.revealNext(1);
       return;
     }
-    const open = vscode.window.activeTextEditor?.document.uri.toString();
-    const files = review.proposal.files.filter((f) => pendingIn(f) > 0);
-    const after = files.findIndex((f) => review.shown[f.index].toString() === open);
-    const file = files[(after + 1) % files.length];
-    if (file !== undefined) {
-      await this.reveal(review, file, false);
+    const changed =
+      stop.hunk === undefined
+        ? decideOperation(review.proposal, stop.file, decision)
+        : decideHunk(review.proposal, stop.hunk, decision);
+    if (changed) {
+      this.update(review);
+      await this.revealStop(stopAfter(review.proposal, cursor));
     }
+  }
+
+  /** Decide everything pending in the file at the cursor, then go to the next file. */
+  async decideFileHere(decision: 'accepted' | 'rejected'): Promise<void> {
+    const review = this.current;
+    const cursor = this.cursor();
+    if (review === undefined || cursor === undefined) {
+      return;
+    }
+    const changed = cursor.files.map((f) => decideFile(review.proposal, f, decision)).some(Boolean);
+    if (changed) {
+      this.update(review);
+      await this.revealStop(nextStop(review.proposal, cursor, 1));
+    }
+  }
+
+  /** Put the next (1) or previous (-1) pending decision in view, opening its file. */
+  async revealNext(direction: 1 | -1 = 1): Promise<void> {
+    const review = this.current;
+    if (review !== undefined) {
+      await this.revealStop(nextStop(review.proposal, this.cursor(), direction));
+    }
+  }
+
+  /** Open `stop`'s file with the cursor on its first line. */
+  async revealStop(stop: Pick<Stop, 'file' | 'hunk'> | undefined): Promise<void> {
+    const review = this.current;
+    const file = stop === undefined ? undefined : review?.proposal.files[stop.file];
+    if (review === undefined || file === undefined || review !== this.current) {
+      return;
+    }
+    await this.reveal(review, file, false, stop?.hunk);
+  }
+
+  /** The active editor's cursor, when it shows a file under review. */
+  private cursor(): Cursor | undefined {
+    const editor = vscode.window.activeTextEditor;
+    const review = this.current;
+    if (editor === undefined || review === undefined) {
+      return undefined;
+    }
+    return { files: review.filesShownOn(editor.document.uri).map((f) => f.index), line: editor.selection.active.line };
   }
 
   dispose(): void {
@@ -146,7 +212,7 @@ export class ReviewController implements vscode.Disposable {
       const target = vscode.Uri.parse(f.uri);
       return f.kind === 'create' ? this.documents.set(target, 'new', newText(f)) : vscode.Uri.parse(f.textUri);
     });
-    const review = new Review(proposal, shown);
+    const review = new Review(proposal, shown, this.notify);
     this.current = review;
     this.update(review);
     this.output.appendLine(`Review: ${pendingCount(proposal)} decisions in ${proposal.files.length} files.`);
@@ -179,7 +245,7 @@ export class ReviewController implements vscode.Disposable {
     }
     const hunks = reviewed(review.proposal);
     this.output.appendLine(`Review: ${hunks.filter((h) => h.accepted).length} of ${hunks.length} accepted.`);
-    this.notify?.(hunks);
+    review.notify?.(hunks);
     return result.failureReason === undefined
       ? { applied: result.applied }
       : { applied: result.applied, failureReason: result.failureReason };
@@ -190,7 +256,7 @@ export class ReviewController implements vscode.Disposable {
       return;
     }
     this.changed.fire(review);
-    this.status.reviewing(pendingCount(review.proposal));
+    this.status.reviewing(pendingSummary(review.proposal));
     if (isSettled(review.proposal)) {
       review.end(false);
     }
@@ -213,12 +279,19 @@ export class ReviewController implements vscode.Disposable {
     this.update(review);
   }
 
-  private async reveal(review: Review, file: FileReview, preserveFocus: boolean): Promise<void> {
+  /** Show `file` with the cursor at `hunkId` (else its first pending hunk; a file operation: the top). */
+  private async reveal(review: Review, file: FileReview, preserveFocus: boolean, hunkId?: string): Promise<void> {
     try {
       const document = await vscode.workspace.openTextDocument(review.shown[file.index]);
       const editor = await vscode.window.showTextDocument(document, { preview: false, preserveFocus });
-      const first = file.hunks.find((h) => h.decision === 'pending') ?? file.hunks[0];
+      const pendingOperation = file.kind !== 'edit' && file.operation === 'pending' && hunkId === undefined;
+      const first = pendingOperation
+        ? undefined
+        : (file.hunks.find((h) => h.id === hunkId) ?? file.hunks.find((h) => h.decision === 'pending') ?? file.hunks[0]);
       const position = first === undefined ? new vscode.Position(0, 0) : document.positionAt(first.start);
+      if (!preserveFocus) {
+        editor.selection = new vscode.Selection(position, position);
+      }
       editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     } catch (error) {
       this.output.appendLine(`Review: cannot open ${file.uri}: ${String(error)}`);

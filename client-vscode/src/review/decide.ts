@@ -76,6 +76,26 @@ export function decideAll(proposal: Proposal, decision: 'accepted' | 'rejected')
   }
 }
 
+/** Decide a whole file: its operation and every pending hunk (accepting leaves out what can only be rejected). */
+export function decideFile(proposal: Proposal, index: number, decision: 'accepted' | 'rejected'): boolean {
+  const file = proposal.files[index];
+  if (file === undefined || pendingIn(file) === 0) {
+    return false;
+  }
+  if (file.kind !== 'edit' && file.operation === 'pending') {
+    file.operation = decision === 'accepted' && !file.operationStale ? 'accepted' : 'rejected';
+    if (file.kind === 'create') {
+      file.hunks.forEach((h) => (h.decision = file.operation));
+    }
+  }
+  for (const hunk of file.hunks) {
+    if (hunk.decision === 'pending') {
+      hunk.decision = decision === 'accepted' && !hunk.stale ? 'accepted' : 'rejected';
+    }
+  }
+  return true;
+}
+
 /** The decisions still to make in `file`: its pending file operation, the pending hunks of an existing file. */
 export function pendingIn(file: FileReview): number {
   const operation = file.kind !== 'edit' && file.operation === 'pending' ? 1 : 0;
@@ -86,6 +106,27 @@ export function pendingIn(file: FileReview): number {
 /** The decisions still to make in the whole proposal. */
 export function pendingCount(proposal: Proposal): number {
   return proposal.files.reduce((count, file) => count + pendingIn(file), 0);
+}
+
+/** What is left to decide, by kind: hunks of existing files and file operations apart. */
+export interface Pending {
+  readonly hunks: number;
+  readonly create: number;
+  readonly delete: number;
+  readonly rename: number;
+}
+
+export function pendingSummary(proposal: Proposal): Pending {
+  const out = { hunks: 0, create: 0, delete: 0, rename: 0 };
+  for (const file of proposal.files) {
+    if (file.kind !== 'edit' && file.operation === 'pending') {
+      out[file.kind] += 1;
+    }
+    if (file.kind !== 'create') {
+      out.hunks += file.hunks.filter((h) => h.decision === 'pending').length;
+    }
+  }
+  return out;
 }
 
 export function isSettled(proposal: Proposal): boolean {

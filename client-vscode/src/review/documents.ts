@@ -1,17 +1,17 @@
 /**
  * Read-only documents under the `surehand-proposal:` scheme: a new file's
  * proposed content (shown for review), a file's text with the proposal in
- * (the right side of "Show Diff"), and the empty text (the other side for
- * new and deleted files). Each keeps the real file's path, so it gets the
- * same language.
+ * (the right side of "Show Diff"), the text now (its left side) and the
+ * empty text (the other side for new and deleted files). Each keeps the
+ * real file's path, so it gets the same language.
  */
 
 import * as vscode from 'vscode';
 
 export const SCHEME = 'surehand-proposal';
 
-/** `new`: a new file under review; `proposed`: the text with the proposal in; `empty`: nothing. */
-export type ProposalView = 'new' | 'proposed' | 'empty';
+/** `new`: a new file under review; `proposed`: the text with the proposal in; `current`: the text now; `empty`: nothing. */
+export type ProposalView = 'new' | 'proposed' | 'current' | 'empty';
 
 export class ProposalDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly contents = new Map<string, string>();

@@ -66,28 +66,37 @@ export class ReviewView implements vscode.Disposable {
 
   /**
    * Decorations for every visible editor, and one thread per hunk that adds
-   * lines and is not rejected, kept across renders, on documents shown in an
-   * editor only: in VS Code 1.100 a thread made for a document no editor
-   * shows lands on the wrong line.
+   * lines and is not rejected. A thread is made when its document first
+   * shows in an editor (in VS Code 1.100 one made for a document no editor
+   * shows lands on the wrong line) and then kept, moved and relabelled, for
+   * the whole review: made anew each time its editor shows again, it does
+   * not show in an editor that opens while it is made (the first file of a
+   * proposal showed no added lines until its tab was left and re-entered).
    */
   private render(review: Review | undefined): void {
-    const wanted = new Map<string, ThreadSpec>();
     for (const editor of vscode.window.visibleTextEditors) {
       const lines: Lines = { removed: [], added: [], stale: [] };
       for (const file of review?.filesShownOn(editor.document.uri) ?? []) {
-        draw(editor.document, file, lines, wanted);
+        drawLines(editor.document, file, lines);
       }
       editor.setDecorations(this.removed, lines.removed);
       editor.setDecorations(this.added, lines.added);
       editor.setDecorations(this.stale, lines.stale);
     }
+    const wanted = new Map<string, ThreadSpec>();
+    review?.proposal.files.forEach((file) => threadSpecs(review.shown[file.index], file, wanted));
     for (const [key, thread] of this.threads) {
       if (!wanted.has(key)) {
         thread.dispose();
         this.threads.delete(key);
       }
     }
-    wanted.forEach((spec, key) => this.thread(key, spec));
+    const visible = new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()));
+    wanted.forEach((spec, key) => {
+      if (this.threads.has(key) || visible.has(spec.uri.toString())) {
+        this.thread(key, spec);
+      }
+    });
   }
 
   private thread(key: string, spec: ThreadSpec): void {
@@ -128,8 +137,8 @@ interface Lines {
   readonly stale: vscode.Range[];
 }
 
-/** What `file` shows on `document`: its lines into `lines`, a thread for each hunk's added lines into `threads`. */
-function draw(document: vscode.TextDocument, file: FileReview, lines: Lines, threads: Map<string, ThreadSpec>): void {
+/** The lines `file` colours on `document`. */
+function drawLines(document: vscode.TextDocument, file: FileReview, lines: Lines): void {
   const whole = new vscode.Range(0, 0, Math.max(0, document.lineCount - 1), 0);
   if (file.kind === 'create') {
     if (file.operation !== 'rejected') {
@@ -145,17 +154,25 @@ function draw(document: vscode.TextDocument, file: FileReview, lines: Lines, thr
   }
   const starts = lineStarts(file.text);
   for (const hunk of file.hunks) {
-    if (hunk.decision === 'rejected') {
-      continue;
-    }
     const layout = hunkLayout(file.text, hunk, starts);
-    if (layout.removed !== undefined) {
+    if (hunk.decision !== 'rejected' && layout.removed !== undefined) {
       const range = new vscode.Range(layout.removed.start, 0, layout.removed.end - 1, 0);
       (hunk.stale ? lines.stale : lines.removed).push(range);
     }
-    if (layout.added.length > 0) {
-      threads.set(`${document.uri.toString()}#${hunk.id}`, {
-        uri: document.uri,
+  }
+}
+
+/** A thread for each of `file`'s hunks that adds lines and is not rejected, shown on `uri`. */
+function threadSpecs(uri: vscode.Uri, file: FileReview, threads: Map<string, ThreadSpec>): void {
+  if (file.kind === 'create' || file.kind === 'delete') {
+    return;
+  }
+  const starts = lineStarts(file.text);
+  for (const hunk of file.hunks) {
+    const layout = hunkLayout(file.text, hunk, starts);
+    if (hunk.decision !== 'rejected' && layout.added.length > 0) {
+      threads.set(`${uri.toString()}#${hunk.id}`, {
+        uri,
         line: Math.max(0, layout.anchorLine),
         label: threadLabel(hunk, hunkSummary(layout)),
         body: addedBlock(layout.added),

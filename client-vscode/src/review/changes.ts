@@ -1,0 +1,82 @@
+/**
+ * The "Surehand: Changes" view's content: each file of the proposal with
+ * what is left to decide, and under it its file operation and hunks, each
+ * with its state. Free of the `vscode` module.
+ */
+
+import { pendingIn } from './decide';
+import { hunkLayout, hunkSummary } from './layout';
+import type { FileReview, Proposal } from './model';
+import { lineStarts, splitLines } from './text';
+import { count } from '../words';
+
+export type NodeState = 'pending' | 'accepted' | 'rejected' | 'stale' | 'partly';
+
+export interface ChangeNode {
+  /** `file` for a file, `operation` for its create/delete/rename, `hunk` for a hunk. */
+  readonly kind: 'file' | 'operation' | 'hunk';
+  readonly file: number;
+  readonly hunk?: string;
+  readonly label: string;
+  readonly description: string;
+  readonly state: NodeState;
+  /** The first line it covers (the cursor goes there when it is picked). */
+  readonly line: number;
+}
+
+const OPERATION = { create: 'new file', delete: 'delete file', rename: 'rename to' } as const;
+
+/** `path` relative to `root` when under it. */
+function relative(uri: string, root: string | undefined): string {
+  const path = decodeURIComponent(uri.replace(/^[a-z][\w+.-]*:\/\//i, ''));
+  const base = root === undefined ? undefined : decodeURIComponent(root.replace(/^[a-z][\w+.-]*:\/\//i, '')).replace(/\/$/, '');
+  return base !== undefined && path.startsWith(`${base}/`) ? path.slice(base.length + 1) : path;
+}
+
+export function fileNodes(proposal: Proposal, root?: string): ChangeNode[] {
+  return proposal.files.map((file) => {
+    const children = childNodes(file);
+    const states = new Set(children.map((c) => c.state));
+    const pending = pendingIn(file);
+    const state: NodeState =
+      pending > 0 ? 'pending' : states.size === 1 ? ([...states][0] === 'stale' ? 'rejected' : [...states][0]) : 'partly';
+    const what = pending > 0 ? `${pending} to decide` : state === 'partly' ? 'partly accepted' : state;
+    const name = relative(file.kind === 'rename' ? file.textUri : file.uri, root);
+    return { kind: 'file', file: file.index, label: name, description: what, state, line: 0 };
+  });
+}
+
+export function childNodes(file: FileReview, root?: string): ChangeNode[] {
+  const out: ChangeNode[] = [];
+  if (file.kind !== 'edit') {
+    const state: NodeState = file.operation === 'pending' && file.operationStale ? 'stale' : file.operation;
+    const target = file.kind === 'rename' ? ` ${relative(file.uri, root)}` : '';
+    const lines = file.kind === 'create' ? ` (${count(splitLines(file.hunks.map((h) => h.newText).join('')).length, 'line')})` : '';
+    out.push({
+      kind: 'operation',
+      file: file.index,
+      label: `${OPERATION[file.kind]}${target}${lines}`,
+      description: state === 'pending' ? file.label : `${state} · ${file.label}`,
+      state,
+      line: 0,
+    });
+  }
+  if (file.kind === 'create') {
+    return out;
+  }
+  const starts = lineStarts(file.text);
+  for (const hunk of [...file.hunks].sort((a, b) => a.start - b.start)) {
+    const layout = hunkLayout(file.text, hunk, starts);
+    const state: NodeState = hunk.stale && hunk.decision === 'pending' ? 'stale' : hunk.decision;
+    out.push({
+      kind: 'hunk',
+      file: file.index,
+      hunk: hunk.id,
+      label: hunk.label,
+      description: state === 'pending' ? `line ${layout.lensLine + 1}: ${hunkSummary(layout)}` : `${state} · line ${layout.lensLine + 1}`,
+      state,
+      line: layout.lensLine,
+    });
+  }
+  return out;
+}
