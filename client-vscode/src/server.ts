@@ -186,7 +186,11 @@ export class ServerManager implements vscode.Disposable {
       outputChannel: channel,
       traceOutputChannel: channel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: initializationOptions(section, launch.baseUrl, launch.apiKey),
+      initializationOptions: {
+        ...initializationOptions(section, launch.baseUrl, launch.apiKey),
+        // A trusted folder's .surehand.toml may set what only trusted projects may.
+        trustProject: vscode.workspace.isTrusted,
+      },
       synchronize: { configurationSection: SECTION },
       middleware: this.hooks.middleware,
       errorHandler: {

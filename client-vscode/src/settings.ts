@@ -16,6 +16,7 @@ export const SERVER_KEYS = [
   'apiKeyEnv',
   'maxSteps',
   'requestTimeout',
+  'streamTimeout',
   'maxRetries',
   'commandTimeout',
   'commandAllowlist',
