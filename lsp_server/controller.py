@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,7 @@ class Controller:
         self.configured = asyncio.Event()
         self.decisions: list[tuple[str, str, bool]] = []  # (uri, label, accepted) per hunk
         self._tokens = 0
+        self._diffs: Path | None = None  # where "Show diff" writes the proposal's diff
 
     # -- set-up -------------------------------------------------------------------
 
@@ -222,14 +223,20 @@ class Controller:
         """Stop every ask and let it finish unwinding, then release the session's shadow
         copy, before the server goes."""
         await self.tasks.stop_all()
-        if self.session is not None:
-            self.session.release()
+        self._release()
 
     def exiting(self) -> None:
         """The server exits now: stop every ask and release the shadow copy at once."""
         self.tasks.cancel_all()
+        self._release()
+
+    def _release(self) -> None:
+        """Remove what the server keeps on disk: the shadow copy, the diff shown."""
         if self.session is not None:
             self.session.release()
+        if self._diffs is not None:
+            shutil.rmtree(self._diffs, ignore_errors=True)
+            self._diffs = None
 
     async def reset(self) -> dict[str, Any]:
         self.tasks.cancel_all()
@@ -295,8 +302,9 @@ class Controller:
             )
             if title != SHOW_DIFF:
                 return title == APPLY
-            diff = Path(tempfile.gettempdir()) / f"surehand-{os.getpid()}" / "proposal.diff"
-            diff.parent.mkdir(exist_ok=True)
+            if self._diffs is None:  # private (mode 0700, a name no one can guess)
+                self._diffs = Path(tempfile.mkdtemp(prefix="surehand-diff-"))
+            diff = self._diffs / "proposal.diff"
             diff.write_text(proposal.diff(), encoding="utf-8")
             await self.server.window_show_document_async(
                 types.ShowDocumentParams(uri=from_fs_path(str(diff)) or "", take_focus=True)
