@@ -11,9 +11,10 @@ from pathlib import Path
 
 from editing.files import Workdir
 
+from .landed import judge, rejected, unsent, with_landing
 from .landing import Ground, Landing, land
 from .proposal import Proposal
-from .review import Review, judge, rejected, unsent, with_landing
+from .review import Review
 from .terminal import Terminal
 from .trace import append_review
 

@@ -20,9 +20,10 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from agent.landed import judge, rejected, unsent, with_landing
 from agent.landing import Current, Landing, land, land_file
 from agent.proposal import Proposal
-from agent.review import FileReport, FileStatus, Review, judge, rejected, unsent, with_landing
+from agent.review import FileReport, FileStatus, Review
 
 # How long to wait after applyEdit for the client's didChange to arrive
 # (Neovim debounces them by 150 ms).
