@@ -22,7 +22,6 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from agent.config_file import effective_settings, without_defaults
 from agent.model import ModelError
-from agent.openai_client import OpenAIClient
 from agent.proposal import Proposal
 from agent.review import Review
 from agent.sandbox import Sandbox, choose
@@ -261,6 +260,10 @@ class Controller:
     def _session(self) -> Session:
         """The session, with the current settings (they may have changed since the last task)."""
         assert self.root is not None
+        # Imported on the first task: the openai package takes half a second to load,
+        # which the server's start (the editor waiting for initialize) should not pay.
+        from agent.openai_client import OpenAIClient  # noqa: PLC0415
+
         if self.session is None:
             self.session = Session(
                 self.root,
