@@ -429,7 +429,8 @@ async function unreachableEndpoint(bench, model) {
     await page.waitForTimeout(12_000); // an info toast would hide itself by now
     check(await toast.isVisible(), 'the error hid itself');
     await toast.locator(UI.toastButton, { hasText: 'Show Trace' }).first().click();
-    await page.locator(`${UI.panel} .monaco-editor`, { hasText: 'surehand' }).first().waitFor({ timeout: 10_000 });
+    // The channel shows its last lines: the failed ask's, which name the endpoint it could not reach.
+    await page.locator(`${UI.panel} .monaco-editor`, { hasText: 'Cannot reach the model endpoint' }).first().waitFor({ timeout: 10_000 });
     await bench.screenshot('unreachable-trace');
   });
 }
