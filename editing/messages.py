@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 NOT_FOUND = "Edit not applied to {path}: old was not found in the file."
-NOT_FOUND_CLOSEST = "The closest text in the file is at lines {first}-{last}:"
+NOT_FOUND_CLOSEST = "The closest text in the file is at {where}:"
 NOT_FOUND_DIFFERS = "Where old differs from those lines:"
 NOT_FOUND_RETRY = (
     "Copy old exactly from the file (view it again if it may have changed), then retry."
@@ -133,11 +133,23 @@ def line_span(first: int, last: int) -> str:
     return f"line {first}" if first == last else f"lines {first}-{last}"
 
 
-def line_spans(spans: Sequence[tuple[int, int]]) -> str:
-    """``lines 3-4, 9-10`` for several places, ``line 3`` for one."""
-    if len(spans) == 1:
-        return line_span(*spans[0])
-    return "lines " + ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+def line_spans(
+    spans: Sequence[tuple[int, int]], columns: Sequence[Sequence[int]] | None = None
+) -> str:
+    """``lines 3-4, 9-10`` for several places, ``line 3`` for one.
+
+    ``columns`` gives, for each span, where the places on it start; a span
+    holding several is written ``3 (columns 5, 12)``.
+    """
+    parts = []
+    for index, (a, b) in enumerate(spans):
+        part = str(a) if a == b else f"{a}-{b}"
+        starts = columns[index] if columns else ()
+        if len(starts) > 1:
+            part += " (columns " + ", ".join(map(str, starts)) + ")"
+        parts.append(part)
+    single = len(spans) == 1 and spans[0][0] == spans[0][1]
+    return ("line " if single else "lines ") + ", ".join(parts)
 
 
 def numbered(first: int, lines: Sequence[str]) -> str:

@@ -48,6 +48,8 @@ class _Drift:
     punctuation: dict[str, str] = field(default_factory=dict)
     kept: set[str] = field(default_factory=set)
     families: set[punctuation.Family] = field(default_factory=set)
+    # The model wrote ASCII for a typographic character of the file.
+    plain_for_typographic: bool = False
 
     def learn(self, model: str, file: str, level: Level) -> None:
         if not model.strip():
@@ -57,7 +59,10 @@ class _Drift:
         if level < Level.PUNCTUATION:
             return
         for model_piece, file_piece in punctuation.align(model.strip(), file.strip()) or []:
-            if len(model_piece) != 1 or model_piece.isascii():
+            if model_piece.isascii():
+                self.plain_for_typographic |= model_piece != file_piece
+                continue
+            if len(model_piece) != 1:
                 continue
             if model_piece == file_piece:
                 self.kept.add(model_piece)
@@ -69,7 +74,7 @@ class _Drift:
 
     @property
     def folds(self) -> bool:
-        return bool(self.punctuation or self.families)
+        return bool(self.punctuation or self.families or self.plain_for_typographic)
 
     def undo(self, chars: str) -> str:
         """Model-written characters in the file's terms."""
@@ -120,9 +125,12 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
             and "\n" not in old.rstrip("\n")
             and old.strip()
             and prefix + matched_lead == file_indent
+            and not (indentation.leading(old) == "" and _in_file_columns(new, file_indent))
         ):
             # One whole line quoted from its indentation on: new lines after the
-            # first follow the file's indentation of that line.
+            # first follow the file's indentation of that line. Unless old was
+            # quoted without any indentation and new's lines are all at least as
+            # deep as the file's line: then they were written where they go.
             indent = indentation.infer([(indentation.leading(old), file_indent)])
     else:
         model_old, model_new, reindent_first = old, new, True
@@ -155,6 +163,7 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
                 None if j == 0 and not reindent_first else indent,
                 drift,
                 path,
+                loose_lead=first.level == Level.PUNCTUATION and not first.fragment,
             )
             out.append(Line(text, _eol_near(file_lines, i1 + (j - j1), i1, i2, doc)))
 
@@ -163,6 +172,13 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
         new_ends_with_newline = False
     text = _join(out, new_ends_with_newline, doc)
     return Replacement(start, end, text, last.ends_line)
+
+
+def _in_file_columns(new: str, file_indent: str) -> bool:
+    """Whether every non-blank line of ``new`` after its first is indented at
+    least as deep as ``file_indent``: written where it goes in the file."""
+    rest = [line for line in new.split("\n")[1:] if line.strip()]
+    return all(line.startswith(file_indent) for line in rest)
 
 
 def _eol_near(file_lines: list[Line], at: int, i1: int, i2: int, doc: Document) -> str:
@@ -223,12 +239,21 @@ def _rewrite(
     indent: IndentMap | None,
     drift: _Drift,
     path: str,
+    *,
+    loose_lead: bool = False,
 ) -> str:
-    """One changed line of ``new`` in the file's terms."""
+    """One changed line of ``new`` in the file's terms.
+
+    With ``loose_lead`` odd spaces in the line's indentation are spaces (the
+    match read the quoted lines' indentation that way).
+    """
     if not line.strip():
         return ""
-    lead = indentation.leading(line)
-    body = line[len(lead) :]
+    if loose_lead:
+        lead, body = indentation.model_leading(line)
+    else:
+        lead = indentation.leading(line)
+        body = line[len(lead) :]
     if indent is not None and not indent.is_identity:
         mapped = indent.apply(lead)
         if mapped is None:
