@@ -199,7 +199,7 @@ def _inside_indentation(view: str, pos: int) -> bool:
 
 def _find_fragment(doc: Document, old: str, level: Level) -> list[Match]:
     if level == Level.TRAILING_WHITESPACE:
-        core = old.strip()
+        core = old.strip(" \t")  # odd spaces are punctuation drift
         if not core or core == old:
             return []
         return [Match(s, s + len(core), level, fragment=True) for s in _occurrences(doc.view, core)]

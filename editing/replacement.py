@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import indentation, messages, punctuation
 from .document import Document, Line
+from .drift import NEAR, Drift, in_file_terms, pair
 from .errors import InvalidRequest
 from .indentation import IndentMap
 from .matcher import Level, Match
@@ -40,57 +41,6 @@ class Replacement:
     ends_line: bool = True
 
 
-@dataclass
-class _Drift:
-    """What the model changed when it copied ``old``, learnt from the matched lines."""
-
-    adds_trailing: bool = False
-    punctuation: dict[str, str] = field(default_factory=dict)
-    kept: set[str] = field(default_factory=set)
-    families: set[punctuation.Family] = field(default_factory=set)
-    # The model wrote ASCII for a typographic character of the file.
-    plain_for_typographic: bool = False
-
-    def learn(self, model: str, file: str, level: Level) -> None:
-        if not model.strip():
-            return
-        if model != model.rstrip() and file == file.rstrip():
-            self.adds_trailing = True
-        if level < Level.PUNCTUATION:
-            return
-        for model_piece, file_piece in punctuation.align(model.strip(), file.strip()) or []:
-            if model_piece.isascii():
-                self.plain_for_typographic |= model_piece != file_piece
-                continue
-            if len(model_piece) != 1:
-                continue
-            if model_piece == file_piece:
-                self.kept.add(model_piece)
-            else:
-                self.punctuation[model_piece] = file_piece
-                char_family = punctuation.family(model_piece)
-                if char_family:
-                    self.families.add(char_family)
-
-    @property
-    def folds(self) -> bool:
-        return bool(self.punctuation or self.families or self.plain_for_typographic)
-
-    def undo(self, chars: str) -> str:
-        """Model-written characters in the file's terms."""
-        if chars.isascii():
-            return chars
-        out = []
-        for char in chars:
-            if char in self.punctuation:
-                out.append(self.punctuation[char])
-            elif char not in self.kept and punctuation.family(char) in self.families:
-                out.append(punctuation.fold(char))
-            else:
-                out.append(char)
-        return "".join(out)
-
-
 def _split(text: str) -> tuple[list[str], bool]:
     lines = text.split("\n")
     if lines[-1] == "":
@@ -105,49 +55,28 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
     ``matches`` are the matches that share lines (replace_all can find two on
     one line); whole-line matches always come alone.
     """
-    view = doc.view
     first, last = matches[0], matches[-1]
     start, end = doc.whole_lines(first.start, last.end, ends_line=last.ends_line)
     file_lines = doc.lines_between(start, end, ends_line=last.ends_line)
-
-    indent = first.indent
     if first.level == Level.EXACT or first.fragment:
-        model_old, model_new = _splice(view, (start, end), matches, old, new)
+        model_old, model_new = _splice(doc.view, (start, end), matches, old, new)
         # A fragment's first line was placed after the file's own text already.
         reindent_first = first.start == start and not first.fragment
-        prefix = view[start : first.start]
-        file_indent = indentation.leading(file_lines[0].text)
-        # A fragment's match starts after its blanks; an exact one includes them.
-        matched_lead = "" if first.fragment else indentation.leading(old)
-        if (
-            indent is None
-            and len(matches) == 1
-            and "\n" not in old.rstrip("\n")
-            and old.strip()
-            and prefix + matched_lead == file_indent
-            and not (indentation.leading(old) == "" and _in_file_columns(new, file_indent))
-        ):
-            # One whole line quoted from its indentation on: new lines after the
-            # first follow the file's indentation of that line. Unless old was
-            # quoted without any indentation and new's lines are all at least as
-            # deep as the file's line: then they were written where they go.
-            indent = indentation.infer([(indentation.leading(old), file_indent)])
+        indent = first.indent or _one_line_indent(
+            doc, matches, old, new, start=start, file_lines=file_lines
+        )
     else:
-        model_old, model_new, reindent_first = old, new, True
+        model_old, model_new, reindent_first, indent = old, new, True, first.indent
 
     old_lines, _ = _split(model_old)
     new_lines, new_ends_with_newline = _split(model_new)
     if len(old_lines) != len(file_lines):
         raise AssertionError("matched lines and quoted lines differ in number")
-
-    drift = _Drift()
-    if first.level > Level.EXACT:
-        for model_line, file_line in zip(old_lines, file_lines, strict=True):
-            drift.learn(model_line, file_line.text, first.level)
-    if first.fragment:
-        # The fragment's own blanks were stripped before matching; learn from them.
-        trail = old[len(old.rstrip()) :]
-        drift.adds_trailing = bool(trail) and not view.startswith(trail, last.end)
+    drift = _learn(doc, matches, old, old_lines, file_lines)
+    around = _ending_around(doc, start, end, file_lines, ends_line=last.ends_line)
+    copies = {line.strip(): i for i, line in reversed(list(enumerate(old_lines)))}
+    # Odd spaces in the model's indentation count as spaces once punctuation was folded.
+    loose = first.level == Level.PUNCTUATION
 
     out: list[Line] = []
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
@@ -156,41 +85,126 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
             out.extend(file_lines[i1:i2])
             continue
         for j in range(j1, j2):
-            paired = _pair(new_lines[j], old_lines, i1, i2) if drift.folds else None
+            paired = (
+                _written_from(new_lines[j], old_lines, (i1, i2), copies) if drift.folds else None
+            )
             text = _rewrite(
                 new_lines[j],
                 (old_lines[paired], file_lines[paired].text) if paired is not None else None,
                 None if j == 0 and not reindent_first else indent,
                 drift,
                 path,
-                loose_lead=first.level == Level.PUNCTUATION and not first.fragment,
+                loose_lead=loose,
             )
-            out.append(Line(text, _eol_near(file_lines, i1 + (j - j1), i1, i2, doc)))
+            out.append(Line(text, _eol_near(file_lines, i1 + (j - j1), i1, i2, around)))
 
-    if end == len(view) and not view.endswith("\n"):
+    if end == len(doc.view) and not doc.view.endswith("\n"):
         # A file without a final newline stays without one.
         new_ends_with_newline = False
-    text = _join(out, new_ends_with_newline, doc)
+    text = _join(out, new_ends_with_newline, around)
     return Replacement(start, end, text, last.ends_line)
 
 
-def _in_file_columns(new: str, file_indent: str) -> bool:
+def _one_line_indent(
+    doc: Document,
+    matches: Sequence[Match],
+    old: str,
+    new: str,
+    *,
+    start: int,
+    file_lines: list[Line],
+) -> IndentMap | None:
+    """How new lines after the first are indented when old is one line quoted
+    from its indentation on: like the file's line (None: as the model wrote them).
+
+    Not when old was quoted without any indentation and new's lines are all
+    at least as deep as the file's line: then they were written where they go.
+    """
+    first = matches[0]
+    loose = first.level == Level.PUNCTUATION
+    prefix = doc.view[start : first.start]
+    file_indent = indentation.leading(file_lines[0].text)
+    # A fragment's match starts after its blanks; an exact one includes them.
+    matched_lead = "" if first.fragment else indentation.leading(old)
+    old_lead = _lead(old, loose=loose)
+    if (
+        len(matches) == 1
+        and "\n" not in old.rstrip("\n")
+        and old.strip()
+        and prefix + matched_lead == file_indent
+        and not (old_lead == "" and _in_file_columns(new, file_indent, loose=loose))
+    ):
+        return indentation.infer([(old_lead, file_indent)])
+    return None
+
+
+def _learn(
+    doc: Document, matches: Sequence[Match], old: str, old_lines: list[str], file_lines: list[Line]
+) -> Drift:
+    """The drift the model showed in the lines old matched."""
+    first, last = matches[0], matches[-1]
+    drift = Drift()
+    if first.level > Level.EXACT:
+        for model_line, file_line in zip(old_lines, file_lines, strict=True):
+            drift.learn(model_line, file_line.text, first.level)
+    if first.fragment:
+        # The fragment's own blanks were stripped before matching; learn from them.
+        trail = _outer_blanks(old, first.level)[1]
+        after = doc.view[last.end : last.end + len(trail)]
+        drift.adds_trailing = bool(trail) and punctuation.fold(after) != punctuation.fold(trail)
+    return drift
+
+
+def _ending_around(
+    doc: Document, start: int, end: int, file_lines: list[Line], *, ends_line: bool
+) -> str:
+    """The ending a line takes when the replaced line in its place has none: the
+    ending the replaced text stops before, else (the file's last line) that of
+    the line before it."""
+    if not ends_line and end < len(doc.view):
+        return doc.eol_at(end)
+    if len(file_lines) > 1:
+        return file_lines[-2].eol
+    return doc.eol_at(start - 1) if start > 0 else doc.eol
+
+
+def _written_from(
+    line: str, old_lines: list[str], replaced: tuple[int, int], copies: dict[str, int]
+) -> int | None:
+    """The old line a changed line was written from: one it replaces, else one
+    near those (the diff may align a changed copy either way), else an
+    identical old line anywhere (lines moved)."""
+    i1, i2 = replaced
+    found = pair(line, old_lines, i1, i2)
+    if found is None:
+        found = pair(line, old_lines, max(0, i1 - NEAR), i2 + NEAR)
+    if found is None:
+        found = copies.get(line.strip())
+    return found
+
+
+def _lead(line: str, *, loose: bool) -> str:
+    return indentation.model_leading(line)[0] if loose else indentation.leading(line)
+
+
+def _in_file_columns(new: str, file_indent: str, *, loose: bool) -> bool:
     """Whether every non-blank line of ``new`` after its first is indented at
     least as deep as ``file_indent``: written where it goes in the file."""
     rest = [line for line in new.split("\n")[1:] if line.strip()]
-    return all(line.startswith(file_indent) for line in rest)
+    return all(_lead(line, loose=loose).startswith(file_indent) for line in rest)
 
 
-def _eol_near(file_lines: list[Line], at: int, i1: int, i2: int, doc: Document) -> str:
+def _eol_near(file_lines: list[Line], at: int, i1: int, i2: int, around: str) -> str:
     """The ending of the old line a new line takes the place of, else of its neighbours.
 
     ``[i1, i2)`` are the old lines the block of new lines replaces (empty for
-    an insertion), ``at`` the one in the new line's position.
+    an insertion), ``at`` the one in the new line's position; ``around`` is
+    the ending to take when none of the replaced lines has one.
     """
     for index in (min(at, i2 - 1), i1 - 1, i2):
         if 0 <= index < len(file_lines) and file_lines[index].eol:
             return file_lines[index].eol
-    return doc.eol
+    return around
 
 
 def _splice(
@@ -198,46 +212,64 @@ def _splice(
 ) -> tuple[str, str]:
     """Whole-line old and new text for matches that start or end inside lines."""
     start, end = region
-    if matches[0].fragment:
-        old_piece, new_piece = old.strip(), _fragment_new(old, new)
-    else:
-        old_piece, new_piece = old, new
     old_parts, new_parts = [], []
     cursor = start
     for match in matches:
-        old_parts += [view[cursor : match.start], old_piece]
-        new_parts += [view[cursor : match.start], new_piece]
-        cursor = match.end
+        m_start, m_end, old_piece, new_piece = (
+            _fragment_pieces(view, match, old, new)
+            if match.fragment
+            else (match.start, match.end, old, new)
+        )
+        old_parts += [view[cursor:m_start], old_piece]
+        new_parts += [view[cursor:m_start], new_piece]
+        cursor = m_end
     old_parts.append(view[cursor:end])
     new_parts.append(view[cursor:end])
     return "".join(old_parts), "".join(new_parts)
 
 
-def _fragment_new(old: str, new: str) -> str:
-    """``new`` without the blanks around ``old`` that the fragment match ignored."""
-    lead = old[: len(old) - len(old.lstrip())]
-    trail = old[len(old.rstrip()) :]
-    core = new[len(lead) :] if new.startswith(lead) else new.lstrip()
-    if trail and core.endswith(trail):
-        return core[: -len(trail)]
-    return core if "\n" in core else core.rstrip()
+def _outer_blanks(old: str, level: Level) -> tuple[str, str]:
+    """The blanks before and after a fragment's text, as its level reads them."""
+    chars = " \t" if level == Level.TRAILING_WHITESPACE else None
+    return old[: len(old) - len(old.lstrip(chars))], old[len(old.rstrip(chars)) :]
 
 
-def _pair(line: str, old_lines: list[str], i1: int, i2: int) -> int | None:
-    """The replaced old line ``line`` was written from, if one is similar enough."""
-    best, best_ratio = None, 0.5
-    for i in range(i1, i2):
-        candidate = difflib.SequenceMatcher(None, old_lines[i].strip(), line.strip())
-        if candidate.quick_ratio() > best_ratio and candidate.ratio() > best_ratio:
-            best, best_ratio = i, candidate.ratio()
-    return best
+def _fragment_pieces(view: str, match: Match, old: str, new: str) -> tuple[int, int, str, str]:
+    """A fragment match's span, old and new, with old's outer blanks settled.
+
+    The match ignored the blanks around old. Those the file has there too
+    (typographic spaces aside) are the file's own: the span grows over them
+    and new keeps them where the model put them. The others were drift, and
+    new loses them as well.
+    """
+    lead, trail = _outer_blanks(old, match.level)
+    start, end = match.start, match.end
+    old_piece, new_piece = old[len(lead) : len(old) - len(trail)], new
+    line_start = view.rfind("\n", 0, start) + 1
+    line_end = view.find("\n", end)
+    line_end = len(view) if line_end < 0 else line_end
+    before = view[max(line_start, start - len(lead)) : start]
+    if lead and punctuation.fold(before) == punctuation.fold(lead):
+        start -= len(lead)
+        old_piece = lead + old_piece
+    elif lead:
+        new_piece = new_piece[len(lead) :] if new_piece.startswith(lead) else new_piece.lstrip()
+    after = view[end : min(line_end, end + len(trail))]
+    if trail and punctuation.fold(after) == punctuation.fold(trail):
+        end += len(trail)
+        old_piece += trail
+    elif trail and new_piece.endswith(trail):
+        new_piece = new_piece[: -len(trail)]
+    elif "\n" not in new_piece:
+        new_piece = new_piece.rstrip()
+    return start, end, old_piece, new_piece
 
 
 def _rewrite(
     line: str,
     paired: tuple[str, str] | None,
     indent: IndentMap | None,
-    drift: _Drift,
+    drift: Drift,
     path: str,
     *,
     loose_lead: bool = False,
@@ -262,45 +294,18 @@ def _rewrite(
             )
         lead = mapped
     if drift.folds:
-        body = _undo_punctuation(body, paired, drift)
+        body = in_file_terms(body, paired, drift)
     if drift.adds_trailing:
         body = body.rstrip()
     return lead + body
 
 
-def _undo_punctuation(body: str, paired: tuple[str, str] | None, drift: _Drift) -> str:
-    """Characters kept from the old line take the file's; new ones are folded back."""
-    if paired is None:
-        return drift.undo(body)
-    model_core, file_core = paired[0].strip(), paired[1].strip()
-    pieces = punctuation.align(model_core, file_core)
-    if pieces is None:
-        return drift.undo(body)
-    # The file's text for each character of the model's old line.
-    file_for: list[str] = []
-    for model_piece, file_piece in pieces:
-        if len(model_piece) == len(file_piece):
-            file_for.extend(file_piece)
-        elif model_piece:
-            file_for.extend([file_piece] + [""] * (len(model_piece) - 1))
-        elif file_for:
-            file_for[-1] += file_piece
-    out = []
-    ops = difflib.SequenceMatcher(None, model_core, body, autojunk=False).get_opcodes()
-    for tag, i1, i2, j1, j2 in ops:
-        if tag == "equal":
-            out.append("".join(file_for[i1:i2]))
-        else:
-            out.append(drift.undo(body[j1:j2]))
-    return "".join(out)
-
-
-def _join(lines: list[Line], ends_with_newline: bool, doc: Document) -> str:
+def _join(lines: list[Line], ends_with_newline: bool, around: str) -> str:
     parts = []
     for index, line in enumerate(lines):
         last = index == len(lines) - 1
         if last and not ends_with_newline:
             parts.append(line.text)
         else:
-            parts.append(line.text + (line.eol or doc.eol))
+            parts.append(line.text + (line.eol or around))
     return "".join(parts)

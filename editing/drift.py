@@ -1,0 +1,110 @@
+"""The model's drift, learnt from the lines old matched, and undone in new.
+
+A ``Drift`` records what the model changed when it copied the file: blanks
+added at line ends, typographic characters written for the file's ASCII
+(or ASCII for the file's typographic ones). ``undo`` and ``in_file_terms``
+write a changed line of new back in the file's own characters: those the
+model kept from an old line take the file's characters at that place; new
+typographic ones are folded when the model was seen drifting their family;
+new ASCII ones stay as written (there is no telling which curly form a new
+straight quote would have had).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from . import punctuation
+from .matcher import Level
+
+
+@dataclass
+class Drift:
+    """What the model changed when it copied ``old``, learnt from the matched lines."""
+
+    adds_trailing: bool = False
+    punctuation: dict[str, str] = field(default_factory=dict)
+    kept: set[str] = field(default_factory=set)
+    families: set[punctuation.Family] = field(default_factory=set)
+    # The model wrote ASCII for a typographic character of the file.
+    plain_for_typographic: bool = False
+
+    def learn(self, model: str, file: str, level: Level) -> None:
+        if not model.strip():
+            return
+        if model != model.rstrip() and file == file.rstrip():
+            self.adds_trailing = True
+        if level < Level.PUNCTUATION:
+            return
+        for model_piece, file_piece in punctuation.align(model.strip(), file.strip()) or []:
+            if model_piece.isascii():
+                self.plain_for_typographic |= model_piece != file_piece
+                continue
+            if len(model_piece) != 1:
+                continue
+            if model_piece == file_piece:
+                self.kept.add(model_piece)
+            else:
+                self.punctuation[model_piece] = file_piece
+                char_family = punctuation.family(model_piece)
+                if char_family:
+                    self.families.add(char_family)
+
+    @property
+    def folds(self) -> bool:
+        return bool(self.punctuation or self.families or self.plain_for_typographic)
+
+    def undo(self, chars: str) -> str:
+        """Model-written characters in the file's terms."""
+        if chars.isascii():
+            return chars
+        out = []
+        for char in chars:
+            if char in self.punctuation:
+                out.append(self.punctuation[char])
+            elif char not in self.kept and punctuation.family(char) in self.families:
+                out.append(punctuation.fold(char))
+            else:
+                out.append(char)
+        return "".join(out)
+
+
+def in_file_terms(body: str, paired: tuple[str, str] | None, drift: Drift) -> str:
+    """Characters kept from the old line take the file's; new ones are folded back."""
+    if paired is None:
+        return drift.undo(body)
+    model_core, file_core = paired[0].strip(), paired[1].strip()
+    pieces = punctuation.align(model_core, file_core)
+    if pieces is None:
+        return drift.undo(body)
+    # The file's text for each character of the model's old line.
+    file_for: list[str] = []
+    for model_piece, file_piece in pieces:
+        if len(model_piece) == len(file_piece):
+            file_for.extend(file_piece)
+        elif model_piece:
+            file_for.extend([file_piece] + [""] * (len(model_piece) - 1))
+        elif file_for:
+            file_for[-1] += file_piece
+    out = []
+    ops = difflib.SequenceMatcher(None, model_core, body, autojunk=False).get_opcodes()
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            out.append("".join(file_for[i1:i2]))
+        else:
+            out.append(drift.undo(body[j1:j2]))
+    return "".join(out)
+
+
+NEAR = 8  # old lines around a block of new ones where a changed copy may sit
+
+
+def pair(line: str, old_lines: list[str], i1: int, i2: int) -> int | None:
+    """The replaced old line ``line`` was written from, if one is similar enough."""
+    best, best_ratio = None, 0.5
+    for i in range(i1, min(i2, len(old_lines))):
+        candidate = difflib.SequenceMatcher(None, old_lines[i].strip(), line.strip())
+        if candidate.quick_ratio() > best_ratio and candidate.ratio() > best_ratio:
+            best, best_ratio = i, candidate.ratio()
+    return best
