@@ -70,8 +70,27 @@ class Drift:
         return "".join(out)
 
 
+class UncertainCharacter(Exception):
+    """A typographic character of the file that new may or may not have kept."""
+
+    def __init__(self, file_char: str, model_char: str) -> None:
+        super().__init__(file_char)
+        self.file_char = file_char
+        self.model_char = model_char
+
+
+# An unchanged run of the old line shorter than this, inside the line, is too
+# little evidence that the ASCII the model wrote there stands for the file's
+# typographic character (it may be a new character that happens to look alike).
+_SURE_RUN = 3
+
+
 def in_file_terms(body: str, paired: tuple[str, str] | None, drift: Drift) -> str:
-    """Characters kept from the old line take the file's; new ones are folded back."""
+    """Characters kept from the old line take the file's; new ones are folded back.
+
+    Raises ``UncertainCharacter`` when a short run the diff pairs with the old
+    line would turn the model's ASCII into the file's typographic character.
+    """
     if paired is None:
         return drift.undo(body)
     model_core, file_core = paired[0].strip(), paired[1].strip()
@@ -91,10 +110,20 @@ def in_file_terms(body: str, paired: tuple[str, str] | None, drift: Drift) -> st
     ops = difflib.SequenceMatcher(None, model_core, body, autojunk=False).get_opcodes()
     for tag, i1, i2, j1, j2 in ops:
         if tag == "equal":
-            out.append("".join(file_for[i1:i2]))
+            kept = "".join(file_for[i1:i2])
+            at_edge = (i1 == j1 == 0) or (i2 == len(model_core) and j2 == len(body))
+            if kept != body[j1:j2] and i2 - i1 < _SURE_RUN and not at_edge:
+                _check_run(model_core[i1:i2], file_for[i1:i2])
+            out.append(kept)
         else:
             out.append(drift.undo(body[j1:j2]))
     return "".join(out)
+
+
+def _check_run(model: str, file_for: list[str]) -> None:
+    for model_char, file_text in zip(model, file_for, strict=True):
+        if model_char.isascii() and file_text != model_char:
+            raise UncertainCharacter(file_text, model_char)
 
 
 NEAR = 8  # old lines around a block of new ones where a changed copy may sit

@@ -6,6 +6,7 @@ these texts; change them here and in the tests together.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 NOT_FOUND = "Edit not applied to {path}: old was not found in the file."
@@ -111,6 +112,12 @@ INDENT_UNMAPPABLE = (
     "block it replaces, so it cannot be re-indented to the file's indentation. Send old "
     "and new with the file's exact indentation."
 )
+TYPOGRAPHIC_UNCERTAIN = (
+    "Edit not applied to {path}: the file has {file_char} where old has {model_char!r}, "
+    "and in the line {line!r} of new it is unclear whether that character was kept or "
+    "written anew. Send old and new with the file's own characters (view the file to "
+    "copy them)."
+)
 NO_EDITS = "Edit not applied to {path}: the request has no edits. Send at least one."
 EDIT_OF = "Edit {index} of {count}: "
 NOTHING_APPLIED = " No edit was applied."
@@ -127,6 +134,14 @@ LEVEL_NOTES = {
 LINE_NUMBERS_NOTE = "line-number prefixes copied from a numbered view were removed"
 ELISION_NOTE = "elision lines in old and new kept the lines they stand for"
 APPLIED = "Edited {path}: {what}{how}."
+
+
+def char_name(text: str) -> str:
+    """``'“' (U+201C LEFT DOUBLE QUOTATION MARK)`` for each character of ``text``."""
+    return ", ".join(
+        f"{char!r} (U+{ord(char):04X} {unicodedata.name(char, 'unnamed character')})"
+        for char in text
+    )
 
 
 def line_span(first: int, last: int) -> str:

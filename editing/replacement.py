@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from . import indentation, messages, punctuation
 from .document import Document, Line
-from .drift import NEAR, Drift, in_file_terms, pair
+from .drift import NEAR, Drift, UncertainCharacter, in_file_terms, pair
 from .errors import InvalidRequest
 from .indentation import IndentMap
 from .matcher import Level, Match
@@ -127,14 +127,22 @@ def _one_line_indent(
     # A fragment's match starts after its blanks; an exact one includes them.
     matched_lead = "" if first.fragment else indentation.leading(old)
     old_lead = _lead(old, loose=loose)
-    if (
-        len(matches) == 1
-        and "\n" not in old.rstrip("\n")
-        and old.strip()
-        and prefix + matched_lead == file_indent
-        and not (old_lead == "" and _in_file_columns(new, file_indent, loose=loose))
-    ):
+    if len(matches) != 1 or "\n" in old.rstrip("\n") or not old.strip():
+        return None
+    if prefix + matched_lead == file_indent:
+        if old_lead == "" and _in_file_columns(new, file_indent, loose=loose):
+            return None
         return indentation.infer([(old_lead, file_indent)])
+    if first.fragment and old_lead and prefix.strip():
+        # A fragment from mid-line quoted with blanks before it that the file
+        # does not have there: drift, undone on new's lines too.
+        lead = _outer_blanks(old, first.level)[0]
+        before = doc.view[max(start, first.start - len(lead)) : first.start]
+        if punctuation.fold(before) != punctuation.fold(lead):
+            shift = IndentMap(remove=old_lead)
+            rest = [line for line in new.split("\n")[1:] if line.strip()]
+            if all(shift.apply(_lead(line, loose=loose)) is not None for line in rest):
+                return shift
     return None
 
 
@@ -294,7 +302,18 @@ def _rewrite(
             )
         lead = mapped
     if drift.folds:
-        body = in_file_terms(body, paired, drift)
+        try:
+            body = in_file_terms(body, paired, drift)
+        except UncertainCharacter as uncertain:
+            raise InvalidRequest(
+                messages.TYPOGRAPHIC_UNCERTAIN.format(
+                    path=path,
+                    file_char=messages.char_name(uncertain.file_char),
+                    model_char=uncertain.model_char,
+                    line=line.strip(),
+                ),
+                path=path,
+            ) from None
     if drift.adds_trailing:
         body = body.rstrip()
     return lead + body

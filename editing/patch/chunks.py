@@ -81,10 +81,7 @@ def apply_chunks(
         if block_last is not None and not chunk.end_of_file:
             scopes.insert(0, Scope(first, block_last, whole_lines=True))
         if anchor_line is not None and _repeats_anchor(chunk):
-            # The anchor is the chunk's own first line (changed, or copied as context).
-            scopes.insert(
-                0, Scope(anchor_line, anchor_line, whole_lines=True, at_end=chunk.end_of_file)
-            )
+            scopes = _at_anchor(doc, old, anchor_line, scopes, where)
         match, found_old, found_new, found_level = _locate(doc, old, new, scopes, where)
         level = max(level, found_level)
         if found_old != found_new:
@@ -137,6 +134,33 @@ def _raise_applied(doc: Document, copy: Match, where: _Where) -> NoReturn:
         path=where.path,
         line=doc.line_number(copy.start),
     )
+
+
+def _at_anchor(
+    doc: Document, old: str, anchor_line: int, scopes: list[Scope], where: _Where
+) -> list[Scope]:
+    """The scopes for a chunk whose first line is its anchor's text.
+
+    The chunk starts on the anchor's line when it matches there. When it also
+    matches after the anchor (as "after its anchor" would read it), which one
+    is meant is unclear: ambiguous.
+    """
+    chunk = where.chunk
+    here = Scope(anchor_line, anchor_line, whole_lines=True, at_end=chunk.end_of_file)
+    at_anchor = matcher.locate(doc, old, here)
+    if at_anchor is None:
+        return scopes
+    later = next((found for s in scopes if (found := matcher.locate(doc, old, s))), None)
+    if later is not None:
+        matches = [*at_anchor.matches, *later.matches][:20]
+        raise Ambiguous(
+            where.format(
+                messages.CHUNK_AMBIGUOUS, n=len(matches), lines=explain.lines_of(doc, matches)
+            ),
+            path=where.path,
+            line=doc.line_number(anchor_line),
+        )
+    return [here]
 
 
 def _repeats_anchor(chunk: Chunk) -> bool:

@@ -88,6 +88,8 @@ def replays() -> list[tuple[Case, tuple[str, ...], bool]]:
                     continue
                 if not all(meaningful(name, request["old"]) for name in combo):
                     continue
+                if "indent" in combo and deeper(request["old"]) in case.files[request["path"]]:
+                    continue  # a fragment quoted deeper that is the file's own line: no drift
                 for crlf in (False, True):
                     if crlf and "\r" in case.files[request["path"]]:
                         continue

@@ -156,8 +156,22 @@ def test_an_anchor_that_is_the_first_changed_line():
     )
 
 
-def test_an_anchor_that_is_the_first_context_line_keeps_the_chunk_there():
-    # Both methods return 1: the anchor says which one.
+def test_an_anchor_that_is_the_first_context_line_starts_the_chunk():
+    files = {
+        "m.py": "class A:\n    def foo(self):\n        return 1\n\n\ndef bar():\n    return 1\n"
+    }
+    text = patch(
+        "*** Update File: m.py",
+        "@@     def foo(self):",
+        "     def foo(self):",
+        "-        return 1",
+        "+        return 2",
+    )
+    assert patched(files, text)["m.py"] == files["m.py"].replace("return 1", "return 2", 1)
+
+
+def test_an_anchor_repeated_as_the_first_line_that_also_matches_later_is_ambiguous():
+    # At the anchor's line, or after it? Both methods return 1.
     files = {
         "m.py": "class A:\n    def foo(self):\n        return 1\n"
         "class B:\n    def foo(self):\n        return 1\n"
@@ -169,8 +183,9 @@ def test_an_anchor_that_is_the_first_context_line_keeps_the_chunk_there():
         "-        return 1",
         "+        return 2",
     )
-    after = patched(files, text)["m.py"]
-    assert after == files["m.py"].replace("return 1", "return 2", 1)
+    error = refusal(apply_patch, text, files.get)
+    assert error.reason == Reason.AMBIGUOUS
+    assert "lines 2-3, 5-6" in error.message
 
 
 @pytest.mark.parametrize(
