@@ -154,17 +154,24 @@ def line_spans(
     """``lines 3-4, 9-10`` for several places, ``line 3`` for one.
 
     ``columns`` gives, for each span, where the places on it start; a span
-    holding several is written ``3 (columns 5, 12)``.
+    holding several is written ``line 3, columns 5 and 12`` alone, else
+    ``lines 3 (columns 5 and 12), 9``.
     """
+    starts = [list(columns[index]) if columns else [] for index in range(len(spans))]
+    if len(spans) == 1 and spans[0][0] == spans[0][1]:
+        where = f"line {spans[0][0]}"
+        return where + (f", columns {_and(starts[0])}" if len(starts[0]) > 1 else "")
     parts = []
-    for index, (a, b) in enumerate(spans):
+    for (a, b), at in zip(spans, starts, strict=True):
         part = str(a) if a == b else f"{a}-{b}"
-        starts = columns[index] if columns else ()
-        if len(starts) > 1:
-            part += " (columns " + ", ".join(map(str, starts)) + ")"
-        parts.append(part)
-    single = len(spans) == 1 and spans[0][0] == spans[0][1]
-    return ("line " if single else "lines ") + ", ".join(parts)
+        parts.append(part + (f" (columns {_and(at)})" if len(at) > 1 else ""))
+    return "lines " + ", ".join(parts)
+
+
+def _and(numbers: Sequence[int]) -> str:
+    """``5, 12 and 19``."""
+    words = [str(n) for n in numbers]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
 
 
 def numbered(first: int, lines: Sequence[str]) -> str:

@@ -221,13 +221,13 @@ def test_an_update_without_chunks_or_move_is_still_a_parse_error():
 def test_several_matches_on_one_line_are_named_once_with_columns():
     error = refusal(apply_edit, "x = f(a) + f(a) + f(a)\ny = 1\n", "f(a)", "g(a)")
     assert error.reason == Reason.AMBIGUOUS
-    assert "line 1 (columns 5, 12, 19)" in error.message
+    assert "(line 1, columns 5, 12 and 19)" in error.message
     assert "1, 1" not in error.message
 
 
 def test_matches_on_several_lines_with_two_on_one():
     error = refusal(apply_edit, "f(a) + f(a)\ny = 1\nf(a)\n", "f(a)", "g(a)")
-    assert "lines 1 (columns 1, 8), 3" in error.message
+    assert "(lines 1 (columns 1 and 8), 3)" in error.message
 
 
 def test_invisible_characters_are_named_in_a_not_found_diff():
