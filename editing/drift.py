@@ -27,8 +27,9 @@ class Drift:
     punctuation: dict[str, str] = field(default_factory=dict)
     kept: set[str] = field(default_factory=set)
     families: set[punctuation.Family] = field(default_factory=set)
-    # The model wrote ASCII for a typographic character of the file.
-    plain_for_typographic: bool = False
+    # Some character the model copied is not the file's (ASCII for a curly
+    # quote, a composed accent for a decomposed one, ...).
+    loose_copy: bool = False
 
     def learn(self, model: str, file: str, level: Level) -> None:
         if not model.strip():
@@ -38,14 +39,13 @@ class Drift:
         if level < Level.PUNCTUATION:
             return
         for model_piece, file_piece in punctuation.align(model.strip(), file.strip()) or []:
-            if model_piece.isascii():
-                self.plain_for_typographic |= model_piece != file_piece
-                continue
-            if len(model_piece) != 1:
-                continue
+            single = len(model_piece) == 1 and not model_piece.isascii()
             if model_piece == file_piece:
-                self.kept.add(model_piece)
-            else:
+                if single:
+                    self.kept.add(model_piece)
+                continue
+            self.loose_copy = True
+            if single:
                 self.punctuation[model_piece] = file_piece
                 char_family = punctuation.family(model_piece)
                 if char_family:
@@ -53,7 +53,7 @@ class Drift:
 
     @property
     def folds(self) -> bool:
-        return bool(self.punctuation or self.families or self.plain_for_typographic)
+        return self.loose_copy
 
     def undo(self, chars: str) -> str:
         """Model-written characters in the file's terms."""
@@ -97,33 +97,40 @@ def in_file_terms(body: str, paired: tuple[str, str] | None, drift: Drift) -> st
     pieces = punctuation.align(model_core, file_core)
     if pieces is None:
         return drift.undo(body)
-    # The file's text for each character of the model's old line.
-    file_for: list[str] = []
+    # Where each piece of the model's old line starts, and the file's text for it.
+    bounds: list[tuple[int, int, str]] = []
+    pos = 0
     for model_piece, file_piece in pieces:
-        if len(model_piece) == len(file_piece):
-            file_for.extend(file_piece)
-        elif model_piece:
-            file_for.extend([file_piece] + [""] * (len(model_piece) - 1))
-        elif file_for:
-            file_for[-1] += file_piece
+        if model_piece:
+            bounds.append((pos, pos + len(model_piece), file_piece))
+        elif bounds:
+            start, end, text = bounds[-1]
+            bounds[-1] = (start, end, text + file_piece)
+        pos += len(model_piece)
     out = []
     ops = difflib.SequenceMatcher(None, model_core, body, autojunk=False).get_opcodes()
     for tag, i1, i2, j1, j2 in ops:
-        if tag == "equal":
-            kept = "".join(file_for[i1:i2])
-            at_edge = (i1 == j1 == 0) or (i2 == len(model_core) and j2 == len(body))
-            if kept != body[j1:j2] and i2 - i1 < _SURE_RUN and not at_edge:
-                _check_run(model_core[i1:i2], file_for[i1:i2])
-            out.append(kept)
-        else:
+        if tag != "equal":
             out.append(drift.undo(body[j1:j2]))
+            continue
+        at_edge = (i1 == j1 == 0) or (i2 == len(model_core) and j2 == len(body))
+        for start, end, file_text in bounds:
+            if end <= i1 or start >= i2:
+                continue
+            model_text = model_core[max(start, i1) : min(end, i2)]
+            if start < i1 or end > i2:
+                # Only part of the piece is kept (a letter without its accent).
+                out.append(drift.undo(model_text))
+                continue
+            if file_text != model_text and i2 - i1 < _SURE_RUN and not at_edge:
+                _check_run(model_text, file_text)
+            out.append(file_text)
     return "".join(out)
 
 
-def _check_run(model: str, file_for: list[str]) -> None:
-    for model_char, file_text in zip(model, file_for, strict=True):
-        if model_char.isascii() and file_text != model_char:
-            raise UncertainCharacter(file_text, model_char)
+def _check_run(model_text: str, file_text: str) -> None:
+    if model_text.isascii():
+        raise UncertainCharacter(file_text, model_text)
 
 
 NEAR = 8  # old lines around a block of new ones where a changed copy may sit

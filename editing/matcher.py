@@ -227,7 +227,8 @@ def _fragments_in_folded(doc: Document, core: str) -> Iterator[Match]:
         folded_start = folded.rfind("\n", 0, pos) + 1
         view_line = doc.view[line_start : doc.line_end(line_start)]
         span = _unfold_span(view_line, pos - folded_start, pos - folded_start + len(core))
-        if span:
+        # Composed accents can shift the folded line against the view: check.
+        if span and punctuation.fold(view_line[span[0] : span[1]]).strip() == core:
             yield Match(
                 line_start + span[0], line_start + span[1], Level.PUNCTUATION, fragment=True
             )

@@ -23,6 +23,7 @@ other than the expected one is a real fault:
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -345,6 +346,8 @@ def drift_names(old: str, *, whole_lines: bool) -> list[str]:
         names.append("nbsp")
     if '"' in old or "\\" in old:
         names.append("escaped")
+    if unicodedata.normalize("NFD", old) != old:
+        names.append("decomposed")
     return names
 
 
@@ -388,4 +391,5 @@ DRIFTS: dict[str, Callable[[str, str, int], str | None]] = {
     "nbsp": lambda text, old, n: _nbsp(text),
     "escaped": lambda text, old, n: _escape(text),
     "numbered": lambda text, old, n: _numbered(text, n),
+    "decomposed": lambda text, old, n: unicodedata.normalize("NFD", text),
 }

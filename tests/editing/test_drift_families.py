@@ -55,6 +55,18 @@ APPLIED = {
         's = "a" - 1\n',
         "s = “a” - 1\n",
     ),
+    "a composed accent in old for the file's decomposed one": (
+        "ＡＢＣ１２３\ncafe\u0301\n",
+        "ABC123\ncafé\n",
+        "XYZ789\ncoffee\n",
+        "XYZ789\ncoffee\n",
+    ),
+    "a decomposed accent kept, curly quotes kept": (
+        'msg = "“cafe\u0301”"\n',
+        'msg = ""café""\n',
+        'msg = ""café au lait""\n',
+        'msg = "“cafe\u0301 au lait”"\n',
+    ),
     # 2. A quote at a line start is about whole lines.
     "indented quote only inside a deeper line is indentation drift": (
         "def f():\n    if a:\n        if b:\n            call(x,\n                 y)\n",
