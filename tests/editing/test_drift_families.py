@@ -115,6 +115,35 @@ APPLIED = {
 }
 
 
+# Found by the differential property tests.
+APPLIED |= {
+    "a letter kept without its accent is the model's letter": (
+        "    résumé: 0",
+        "re\u0301",
+        "renamed",
+        "    renamedsumé: 0",
+    ),
+    "a fragment's trailing blank the file has stays on its line": (
+        "def total(total): ",
+        "    def total(total): ",
+        '    def total(total): \n    log("added")',
+        'def total(total): \nlog("added")',
+    ),
+    "new lines inside an LF line of a mostly CRLF file are LF": (
+        "def total(total):\nreturn 0\r\nreturn 1\r\n",
+        "de",
+        "renamed(\n    arg,\n)",
+        "renamed(\n    arg,\n)f total(total):\nreturn 0\r\nreturn 1\r\n",
+    ),
+    "a line added after a last line without newline takes the ending before it": (
+        "\n\n\r\ndef total(total):",
+        "def total(total):",
+        'def total(total):\nlog("added")',
+        '\n\n\r\ndef total(total):\r\nlog("added")',
+    ),
+}
+
+
 @pytest.mark.parametrize(("text", "old", "new", "expected"), APPLIED.values(), ids=APPLIED.keys())
 def test_applied_in_the_files_terms(text, old, new, expected):
     assert apply_edit(text, old, new).text == expected
@@ -249,3 +278,17 @@ def test_invisible_characters_are_named_in_a_not_found_diff():
     )
     assert error.reason == Reason.NOT_FOUND
     assert "U+200B ZERO WIDTH SPACE" in error.message
+
+
+def test_repeated_lines_keep_their_endings_in_place():
+    # A diff of three equal lines against four could align them shifted and
+    # give the last line the ending of the first.
+    text = "    def total(total):\n    def total(total):\n    def total(total):\r\n"
+    body = patch(
+        "*** Update File: f.py",
+        "     def total(total):",
+        '+log("added")',
+        "     def total(total):",
+        "     def total(total):",
+    )
+    assert patched({"f.py": text}, body)["f.py"] == text.replace("):\n", '):\nlog("added")\n', 1)
