@@ -145,6 +145,7 @@ def test_a_patch_replaces_its_regions_or_is_refused(data: st.DataObject) -> None
     cursor = 0  # a chunk's anchor is searched from where the previous chunk ended
     for index, region in enumerate(chosen):
         lines, start, end = data.draw(chunk_lines(file, region), label="chunk")
+        assume(start >= cursor)  # chunks quote lines in file order, none twice
         anchors = [i for i in range(cursor, start) if file.lines[i].strip()]
         cursor = end
         if anchors and data.draw(st.booleans()):
