@@ -198,6 +198,18 @@ def _inside_indentation(view: str, pos: int) -> bool:
 
 
 def _find_fragment(doc: Document, old: str, level: Level) -> list[Match]:
+    """Matches of a one-line old with its outer blanks ignored.
+
+    An old quoted with blanks before it was quoted from a line's start: it
+    only matches text that has nothing but blanks before it on its line.
+    """
+    matches = _fragments(doc, old, level)
+    if matches and old[:1].isspace():
+        matches = [m for m in matches if doc.starts_line(m.start)]
+    return matches
+
+
+def _fragments(doc: Document, old: str, level: Level) -> list[Match]:
     if level == Level.TRAILING_WHITESPACE:
         core = old.strip(" \t")  # odd spaces are punctuation drift
         if not core or core == old:

@@ -102,16 +102,6 @@ def one_line_indent(
         if old_lead == "" and _in_file_columns(new, file_indent, loose=loose):
             return None
         return indentation.infer([(old_lead, file_indent)])
-    if first.fragment and old_lead and prefix.strip():
-        # A fragment from mid-line quoted with blanks before it that the file
-        # does not have there: drift, undone on new's lines too.
-        lead = outer_blanks(old, first.level)[0]
-        before = doc.view[max(start, first.start - len(lead)) : first.start]
-        if punctuation.fold(before) != punctuation.fold(lead):
-            shift = IndentMap(remove=old_lead)
-            rest = [line for line in new.split("\n")[1:] if line.strip()]
-            if all(shift.apply(indent_of(line, loose=loose)) is not None for line in rest):
-                return shift
     return None
 
 

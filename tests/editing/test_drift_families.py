@@ -80,6 +80,13 @@ APPLIED = {
         "    log(x)\n    return x",
         "if a:\n    if b:\n        log(x)\n        return x\n",
     ),
+    "an indented one-line old does not match inside a longer name": (
+        "def f():\n    total_count += 1\n    if a:\n        if b:\n            count += 1\n",
+        "        count += 1",
+        "        count += 1\n        total += 1",
+        "def f():\n    total_count += 1\n    if a:\n        if b:\n"
+        "            count += 1\n            total += 1\n",
+    ),
     # 4. Continuation lines of a fragment's new text are the model's own.
     "fragment after the indentation, new lines written as in the file": (
         "def f():\n    foo(a, b)\n",
