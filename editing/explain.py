@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from . import messages
@@ -11,13 +12,23 @@ from .matcher import Level, Located, Match
 
 
 def lines_of(doc: Document, matches: Sequence[Match]) -> str:
-    """``line 4``, ``lines 4-6`` or ``lines 3-4, 9``: the lines ``matches`` cover."""
-    spans = []
+    """``line 4``, ``lines 4-6`` or ``lines 3-4, 9``: the lines ``matches`` cover.
+
+    Several matches on the same lines are named once, with the columns where
+    they start: ``line 1 (columns 5, 12)``.
+    """
+    spans: list[tuple[int, int]] = []
+    columns: list[list[int]] = []
     for match in matches:
         first = doc.line_number(match.start)
         last = first + doc.view.count("\n", match.start, max(match.start, match.end - 1))
-        spans.append((first, last))
-    return messages.line_spans(spans)
+        column = match.start - doc.line_start(match.start) + 1
+        if spans and spans[-1] == (first, last):
+            columns[-1].append(column)
+        else:
+            spans.append((first, last))
+            columns.append([column])
+    return messages.line_spans(spans, columns)
 
 
 def ambiguous(doc: Document, located: Located, matches: list[Match], path: str) -> str:
@@ -50,16 +61,37 @@ def not_found(
         parts.append(messages.NOT_FOUND_NOTHING_CLOSE)
         return "\n".join(parts), None
     last = region.start + len(region.lines) - 1
-    parts.append(messages.NOT_FOUND_CLOSEST.format(first=region.start, last=last))
+    parts.append(messages.NOT_FOUND_CLOSEST.format(where=messages.line_span(region.start, last)))
     parts.append(messages.numbered(region.context_start, region.context))
     quoted = old.removesuffix("\n").split("\n")
-    differences = [
-        f"  {label + ':':<6}{q}\n  {'file:':<6}{f}  (line {region.start + i})"
-        for i, (q, f) in enumerate(zip(quoted, region.lines, strict=False))
-        if q.strip() != f.strip()
-    ]
+    differences = []
+    for i, (q, f) in enumerate(zip(quoted, region.lines, strict=False)):
+        if q.strip(" \t") == f.strip(" \t"):
+            continue
+        number = region.start + i
+        lines = [f"  {label + ':':<6}{q}", f"  {'file:':<6}{f}  (line {number})"]
+        lines += _invisible(q, f, f"in {label}")
+        lines += _invisible(f, q, f"in the file's line {number}")
+        differences.append("\n".join(lines))
     if differences:
         parts.append(messages.NOT_FOUND_DIFFERS)
         parts.extend(differences[:8])
     parts.append(retry)
     return "\n".join(parts), region.start
+
+
+# Characters that do not show, or look like a plain space, when printed.
+_INVISIBLE = {"Zs", "Zl", "Zp", "Cf", "Cc", "Co", "Cn", "Mn"}
+
+
+def _invisible(text: str, other: str, where: str) -> list[str]:
+    """A line naming each invisible character of ``text`` that ``other`` lacks."""
+    names = []
+    for column, char in enumerate(text, 1):
+        if char in " \t" or char in other or unicodedata.category(char) not in _INVISIBLE:
+            continue
+        name = unicodedata.name(char, "unnamed character")
+        names.append(f"U+{ord(char):04X} {name} at column {column}")
+        if len(names) == 3:
+            break
+    return [f"        {where}: " + "; ".join(names)] if names else []

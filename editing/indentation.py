@@ -15,12 +15,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .punctuation import Family, family, fold
+
 _WIDTHS = (4, 2, 8, 3)
 
 
 def leading(line: str) -> str:
     """The leading blanks (spaces and tabs) of ``line``."""
     return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def model_leading(line: str) -> tuple[str, str]:
+    """``line``'s indentation read loosely, and the rest of the line.
+
+    Odd spaces (no-break, figure, zero-width ...) in a model's indentation
+    were spaces before a chat layer prettified them: they count as spaces
+    (zero-width ones as nothing).
+    """
+    end = 0
+    while end < len(line) and (line[end] in " \t" or family(line[end]) is Family.SPACE):
+        end += 1
+    return fold(line[:end]), line[end:]
+
+
+def raw_leading(line: str) -> str:
+    """All leading whitespace of ``line``, odd spaces included, as it is."""
+    return line[: len(line) - len(line.lstrip())]
 
 
 def columns(line: str) -> int:

@@ -82,7 +82,8 @@ class Located:
 
 _KEYS: dict[Level, Callable[[str], str]] = {
     Level.TRAILING_WHITESPACE: str.rstrip,
-    Level.INDENTATION: str.strip,
+    # Only spaces and tabs are indentation; odd spaces there are punctuation drift.
+    Level.INDENTATION: lambda line: line.lstrip(" \t").rstrip(),
     Level.PUNCTUATION: lambda line: punctuation.fold(line).strip(),
 }
 
@@ -164,34 +165,59 @@ def _occurrences(text: str, needle: str) -> Iterator[int]:
 
 
 def _find_exact(doc: Document, old: str) -> list[Match]:
-    """Substring matches; for indented old text, those at a line start win.
+    """Substring matches, never starting inside a line's indentation.
 
     ``    return x`` is one line of the file when the file has it at that
-    depth, even though it is also the tail of a deeper ``        return x``.
+    depth; inside a deeper ``        return x`` it is indentation drift, for
+    the later passes to count. An old text ending with a newline also
+    matches the last line of a file that has no final newline.
     """
     if not old:
         return []
     view = doc.view
     starts = list(_occurrences(view, old))
-    if len(starts) > 1 and old[0] in " \t":
-        at_line_start = [s for s in starts if s == 0 or view[s - 1] == "\n"]
-        starts = at_line_start or starts
+    if old[0] in " \t":
+        starts = [s for s in starts if not _inside_indentation(view, s)]
     ends_line = old.endswith("\n")
-    return [Match(start, start + len(old), Level.EXACT, ends_line=ends_line) for start in starts]
+    matches = [Match(start, start + len(old), Level.EXACT, ends_line=ends_line) for start in starts]
+    body = old[:-1]
+    if ends_line and body.strip() and not view.endswith("\n") and view.endswith(body):
+        start = len(view) - len(body)
+        if not (old[0] in " \t" and _inside_indentation(view, start)):
+            matches.append(Match(start, len(view), Level.EXACT))
+    return matches
+
+
+def _inside_indentation(view: str, pos: int) -> bool:
+    """Whether ``pos`` is past a line's start but within its leading blanks."""
+    line_start = view.rfind("\n", 0, pos) + 1
+    return line_start < pos and not view[line_start:pos].strip(" \t")
 
 
 # -- single-line fragments ------------------------------------------------
 
 
 def _find_fragment(doc: Document, old: str, level: Level) -> list[Match]:
+    """Matches of a one-line old with its outer blanks ignored.
+
+    An old quoted with blanks before it was quoted from a line's start: it
+    only matches text that has nothing but blanks before it on its line.
+    """
+    matches = _fragments(doc, old, level)
+    if matches and old[:1].isspace():
+        matches = [m for m in matches if doc.starts_line(m.start)]
+    return matches
+
+
+def _fragments(doc: Document, old: str, level: Level) -> list[Match]:
     if level == Level.TRAILING_WHITESPACE:
-        core = old.strip()
+        core = old.strip(" \t")  # odd spaces are punctuation drift
         if not core or core == old:
             return []
         return [Match(s, s + len(core), level, fragment=True) for s in _occurrences(doc.view, core)]
     if level == Level.PUNCTUATION:
         core = punctuation.fold(old).strip()
-        if not core or core == old.strip():
+        if not core or (core == old.strip() and doc.is_ascii):
             return []
         if doc.is_ascii:
             return [
@@ -213,7 +239,8 @@ def _fragments_in_folded(doc: Document, core: str) -> Iterator[Match]:
         folded_start = folded.rfind("\n", 0, pos) + 1
         view_line = doc.view[line_start : doc.line_end(line_start)]
         span = _unfold_span(view_line, pos - folded_start, pos - folded_start + len(core))
-        if span:
+        # Composed accents can shift the folded line against the view: check.
+        if span and punctuation.fold(view_line[span[0] : span[1]]).strip() == core:
             yield Match(
                 line_start + span[0], line_start + span[1], Level.PUNCTUATION, fragment=True
             )
@@ -257,18 +284,38 @@ def _find_lines(doc: Document, old: str, level: Level) -> list[Match]:
         spans = _view_spans(doc, first, len(found_spans)) if folded else found_spans
         indent = None
         if level >= Level.INDENTATION:
-            pairs = [
-                (indentation.leading(model), indentation.leading(doc.view[s:e]))
-                for model, (s, e) in zip(old_lines, spans, strict=True)
-                if model.strip()
-            ]
-            indent = indentation.infer(pairs)
+            pairs = _indent_pairs(doc, old_lines, spans, loose=level == Level.PUNCTUATION)
+            indent = indentation.infer(pairs) if pairs is not None else None
             if indent is None:
                 continue
         start, end = spans[0][0], spans[-1][1]
         ends_line = ends_with_newline and end < len(doc.view)
         matches.append(Match(start, end + ends_line, level, indent, ends_line=ends_line))
     return matches
+
+
+def _indent_pairs(
+    doc: Document, old_lines: list[str], spans: list[tuple[int, int]], *, loose: bool
+) -> list[tuple[str, str]] | None:
+    """``(model indent, file indent)`` of each non-blank quoted line.
+
+    ``loose`` reads odd spaces in the model's indentation as spaces; then a
+    file indented with odd spaces itself gives None (there is no telling
+    what its new lines should be indented with).
+    """
+    pairs = []
+    for model, (s, e) in zip(old_lines, spans, strict=True):
+        if not model.strip():
+            continue
+        file_line = doc.view[s:e]
+        file_lead = indentation.leading(file_line)
+        if not loose:
+            pairs.append((indentation.leading(model), file_lead))
+            continue
+        if indentation.raw_leading(file_line) != file_lead:
+            return None
+        pairs.append((indentation.model_leading(model)[0], file_lead))
+    return pairs
 
 
 def _windows(

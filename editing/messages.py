@@ -6,10 +6,11 @@ these texts; change them here and in the tests together.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 NOT_FOUND = "Edit not applied to {path}: old was not found in the file."
-NOT_FOUND_CLOSEST = "The closest text in the file is at lines {first}-{last}:"
+NOT_FOUND_CLOSEST = "The closest text in the file is at {where}:"
 NOT_FOUND_DIFFERS = "Where old differs from those lines:"
 NOT_FOUND_RETRY = (
     "Copy old exactly from the file (view it again if it may have changed), then retry."
@@ -111,6 +112,12 @@ INDENT_UNMAPPABLE = (
     "block it replaces, so it cannot be re-indented to the file's indentation. Send old "
     "and new with the file's exact indentation."
 )
+TYPOGRAPHIC_UNCERTAIN = (
+    "Edit not applied to {path}: the file has {file_char} where old has {model_char!r}, "
+    "and in the line {line!r} of new it is unclear whether that character was kept or "
+    "written anew. Send old and new with the file's own characters (view the file to "
+    "copy them)."
+)
 NO_EDITS = "Edit not applied to {path}: the request has no edits. Send at least one."
 EDIT_OF = "Edit {index} of {count}: "
 NOTHING_APPLIED = " No edit was applied."
@@ -129,15 +136,42 @@ ELISION_NOTE = "elision lines in old and new kept the lines they stand for"
 APPLIED = "Edited {path}: {what}{how}."
 
 
+def char_name(text: str) -> str:
+    """``'“' (U+201C LEFT DOUBLE QUOTATION MARK)`` for each character of ``text``."""
+    return ", ".join(
+        f"{char!r} (U+{ord(char):04X} {unicodedata.name(char, 'unnamed character')})"
+        for char in text
+    )
+
+
 def line_span(first: int, last: int) -> str:
     return f"line {first}" if first == last else f"lines {first}-{last}"
 
 
-def line_spans(spans: Sequence[tuple[int, int]]) -> str:
-    """``lines 3-4, 9-10`` for several places, ``line 3`` for one."""
-    if len(spans) == 1:
-        return line_span(*spans[0])
-    return "lines " + ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+def line_spans(
+    spans: Sequence[tuple[int, int]], columns: Sequence[Sequence[int]] | None = None
+) -> str:
+    """``lines 3-4, 9-10`` for several places, ``line 3`` for one.
+
+    ``columns`` gives, for each span, where the places on it start; a span
+    holding several is written ``line 3, columns 5 and 12`` alone, else
+    ``lines 3 (columns 5 and 12), 9``.
+    """
+    starts = [list(columns[index]) if columns else [] for index in range(len(spans))]
+    if len(spans) == 1 and spans[0][0] == spans[0][1]:
+        where = f"line {spans[0][0]}"
+        return where + (f", columns {_and(starts[0])}" if len(starts[0]) > 1 else "")
+    parts = []
+    for (a, b), at in zip(spans, starts, strict=True):
+        part = str(a) if a == b else f"{a}-{b}"
+        parts.append(part + (f" (columns {_and(at)})" if len(at) > 1 else ""))
+    return "lines " + ", ".join(parts)
+
+
+def _and(numbers: Sequence[int]) -> str:
+    """``5, 12 and 19``."""
+    words = [str(n) for n in numbers]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
 
 
 def numbered(first: int, lines: Sequence[str]) -> str:

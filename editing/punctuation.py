@@ -10,6 +10,7 @@ for one member (a curly double quote) on its siblings too.
 
 from __future__ import annotations
 
+import unicodedata
 from enum import Enum
 
 
@@ -54,10 +55,17 @@ _FAMILY = {
 
 
 def fold(text: str) -> str:
-    """``text`` with every look-alike replaced by its ASCII form."""
+    """``text`` with every look-alike replaced by its ASCII form.
+
+    Accented letters are also composed (NFC): ``e`` and a combining acute
+    accent read as ``é``, the same letter to a reader.
+    """
     if text.isascii():
         return text
-    return text.translate(_TABLE)
+    folded = text.translate(_TABLE)
+    if unicodedata.is_normalized("NFC", folded):
+        return folded
+    return unicodedata.normalize("NFC", folded)
 
 
 def family(char: str) -> Family | None:
@@ -69,27 +77,34 @@ def align(model: str, file: str) -> list[tuple[str, str]] | None:
     """Pair up pieces of ``model`` and ``file`` whose folds are equal.
 
     Returns ``(model_piece, file_piece)`` pairs covering both strings in
-    order, each as short as folding allows (one character, or an em dash
-    against ``--``), or None when the folds differ.
+    order, each as short as folding allows (one character, an em dash
+    against ``--``, a letter against the same letter with a combining
+    accent), or None when the folds differ.
     """
     pairs: list[tuple[str, str]] = []
     i = j = 0
     while i < len(model) or j < len(file):
         mi, fj = i, j
-        m_fold = f_fold = ""
+        m_key = f_key = ""
         while True:
             # Grow whichever side is behind until both folds line up again.
-            if i < len(model) and (len(m_fold) <= len(f_fold) or j >= len(file)):
-                m_fold += fold(model[i])
+            if i < len(model) and (len(m_key) <= len(f_key) or j >= len(file)):
                 i += 1
+                m_key = _decomposed(model[mi:i])
             elif j < len(file):
-                f_fold += fold(file[j])
                 j += 1
+                f_key = _decomposed(file[fj:j])
             else:
                 return None
-            if m_fold == f_fold:
+            if m_key == f_key:
                 break
-            if not (f_fold.startswith(m_fold) or m_fold.startswith(f_fold)):
+            if not (f_key.startswith(m_key) or m_key.startswith(f_key)):
                 return None
         pairs.append((model[mi:i], file[fj:j]))
     return pairs
+
+
+def _decomposed(piece: str) -> str:
+    """The fold of ``piece`` with accents apart, so that pieces compare as they grow."""
+    folded = fold(piece)
+    return folded if folded.isascii() else unicodedata.normalize("NFD", folded)

@@ -67,7 +67,7 @@ def apply_chunks(
     level = Level.EXACT
     for index, chunk in enumerate(chunks, 1):
         where = _Where(path, index, len(chunks), chunk)
-        first, block_last = _after_anchors(doc, chunk, cursor, where)
+        first, block_last, anchor_line = _after_anchors(doc, chunk, cursor, where)
         old = "".join(line + "\n" for line in chunk.old_lines)
         new = "".join(line + "\n" for line in chunk.new_lines)
         unpaired = elision.unpaired(old, new)
@@ -80,6 +80,8 @@ def apply_chunks(
         scopes = [Scope(first, None, whole_lines=True, at_end=chunk.end_of_file)]
         if block_last is not None and not chunk.end_of_file:
             scopes.insert(0, Scope(first, block_last, whole_lines=True))
+        if anchor_line is not None and _repeats_anchor(chunk):
+            scopes = _at_anchor(doc, old, anchor_line, scopes, where)
         match, found_old, found_new, found_level = _locate(doc, old, new, scopes, where)
         level = max(level, found_level)
         if found_old != found_new:
@@ -134,11 +136,49 @@ def _raise_applied(doc: Document, copy: Match, where: _Where) -> NoReturn:
     )
 
 
+def _at_anchor(
+    doc: Document, old: str, anchor_line: int, scopes: list[Scope], where: _Where
+) -> list[Scope]:
+    """The scopes for a chunk whose first line is its anchor's text.
+
+    The chunk starts on the anchor's line when it matches there. When it also
+    matches after the anchor (as "after its anchor" would read it), which one
+    is meant is unclear: ambiguous.
+    """
+    chunk = where.chunk
+    here = Scope(anchor_line, anchor_line, whole_lines=True, at_end=chunk.end_of_file)
+    at_anchor = matcher.locate(doc, old, here)
+    if at_anchor is None:
+        return scopes
+    later = next((found for s in scopes if (found := matcher.locate(doc, old, s))), None)
+    if later is not None:
+        matches = [*at_anchor.matches, *later.matches][:20]
+        raise Ambiguous(
+            where.format(
+                messages.CHUNK_AMBIGUOUS, n=len(matches), lines=explain.lines_of(doc, matches)
+            ),
+            path=where.path,
+            line=doc.line_number(anchor_line),
+        )
+    return [here]
+
+
+def _repeats_anchor(chunk: Chunk) -> bool:
+    """Whether the chunk's first old line is its last ``@@`` line's text."""
+    key = punctuation.fold(chunk.anchors[-1]).strip()
+    first = punctuation.fold(chunk.old_lines[0]).strip()
+    return bool(key) and (
+        first == key or (first.startswith(key) and _word_ends(key, first[len(key) :]))
+    )
+
+
 def _after_anchors(
     doc: Document, chunk: Chunk, start: int, where: _Where
-) -> tuple[int, int | None]:
-    """Where the chunk's search starts (after its last anchor), and its block's last start."""
+) -> tuple[int, int | None, int | None]:
+    """Where the chunk's search starts (after its last anchor), its block's last
+    start, and the start of the last anchor's line (None without anchors)."""
     block_last = None
+    line_start = None
     for anchor in chunk.anchors:
         line = _find_anchor(doc, anchor, start)
         if line is None:
@@ -149,7 +189,7 @@ def _after_anchors(
         line_start, line_end = line
         start = min(line_end + 1, len(doc.view))
         block_last = _block_last(doc, line_start, start)
-    return start, block_last
+    return start, block_last, line_start
 
 
 def _find_anchor(doc: Document, anchor: str, start: int) -> tuple[int, int] | None:

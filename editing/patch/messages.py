@@ -29,7 +29,7 @@ MISPLACED_MOVE = (
 )
 EMPTY_UPDATE = (
     "'*** Update File: {path}' has no chunks; give at least one chunk of ' ', '-' and '+' "
-    "lines (a rename too needs one)."
+    "lines (only a rename, with '*** Move to:', needs none)."
 )
 EMPTY_CHUNK = "an '@@' line has no ' ', '-' or '+' lines under it."
 CHUNK_WITHOUT_ANCHOR = "a chunk after '*** End of File' must start with an '@@' line."

@@ -6,12 +6,13 @@ Grammar (``LF`` ends every line; a CRLF patch is read the same)::
     op        := add | delete | update
     add       := "*** Add File: " path LF ("+" text LF)*
     delete    := "*** Delete File: " path LF
-    update    := "*** Update File: " path LF ("*** Move to: " path LF)? chunk+
+    update    := "*** Update File: " path LF ("*** Move to: " path LF chunk* | chunk+)
     chunk     := anchor* line+ ("*** End of File" LF)?
     anchor    := "@@" (" " text)? LF
     line      := (" " | "-" | "+") text LF
-    wrapper   := ("apply_patch" " ")? "<<" ("EOF" | "'EOF'" | "\\"EOF\\"") LF
-    wrapper-end := "EOF" LF?
+    wrapper   := (command " ")? "<<" "-"? (word | "'" word "'" | "\\"" word "\\"") LF
+    command   := "apply_patch" | "applypatch" | "apply-patch" | "cat"
+    wrapper-end := word LF?
 
 Lenient where models are sloppy and the meaning is still certain: blank
 lines and whitespace around the patch and around markers; a heredoc
@@ -49,7 +50,10 @@ from .model import ADDED, CONTEXT, REMOVED, AddFile, Chunk, DeleteFile, FileOp, 
 
 BEGIN, END, END_OF_FILE = "*** Begin Patch", "*** End Patch", "*** End of File"
 _HEADER = re.compile(r"^\*\*\* (Add File|Delete File|Update File|Move to): ?(.*)$")
-_WRAPPER = re.compile(r"""^(?:apply_patch\s+)?<<\s*(['"]?)(\w+)\1$""")
+# A heredoc opening, bare or after the command that reads it.
+_WRAPPER = re.compile(
+    r"""^(?:(?:apply_patch|applypatch|apply-patch|cat)\s+)?<<-?\s*(['"]?)(\w+)\1$"""
+)
 _FENCE = re.compile(r"^```[\w-]*$")  # a Markdown code fence around the patch
 _UNIFIED_HUNK = re.compile(r"^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$")
 
@@ -222,7 +226,8 @@ class PatchStream:
             self._ops.append(AddFile(self._path, content, line=self._op_line))
         elif self._state is _State.UPDATE:
             self._close_chunk()
-            if not self._chunks:
+            if not self._chunks and self._move_to is None:
+                # Without chunks an update is only meaningful as a rename.
                 self._fail(self._op_line, messages.EMPTY_UPDATE.format(path=self._path))
             self._ops.append(
                 UpdateFile(self._path, tuple(self._chunks), self._move_to, line=self._op_line)

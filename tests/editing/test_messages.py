@@ -126,3 +126,38 @@ def test_success_message_has_the_level_and_the_diff():
         "         result += 1\n"
         "     return result\n"
     )
+
+
+def test_ambiguous_on_one_line_names_the_columns():
+    assert message("x = f(a) + f(a)\n", "f(a)", "g(a)") == (
+        "Edit not applied to pkg/sums.py: old matches 2 places (line 1, columns 5 and 12). "
+        "Add surrounding lines to old until it matches exactly one place, "
+        "or set replace_all to change every one."
+    )
+
+
+def test_not_found_names_invisible_characters():
+    assert message("x\u00a0= 1\ny = 2\n", "x = 1\ny = 3\n", "x = 1\ny = 4\n") == (
+        "Edit not applied to pkg/sums.py: old was not found in the file.\n"
+        "The closest text in the file is at lines 1-2:\n"
+        "1| x\u00a0= 1\n"
+        "2| y = 2\n"
+        "Where old differs from those lines:\n"
+        "  old:  x = 1\n"
+        "  file: x\u00a0= 1  (line 1)\n"
+        "        in the file's line 1: U+00A0 NO-BREAK SPACE at column 2\n"
+        "  old:  y = 3\n"
+        "  file: y = 2  (line 2)\n"
+        "Copy old exactly from the file (view it again if it may have changed), then retry."
+    )
+
+
+def test_uncertain_typographic_character():
+    # The new " b" pairs with the old " b" only by a two-character run.
+    text = 'x = 1\nprint("no\u00a0break")\n'
+    assert message(text, 'print("no b', "f(a, b)") == (
+        "Edit not applied to pkg/sums.py: the file has '\\xa0' (U+00A0 NO-BREAK SPACE) where "
+        "old has ' ', and in the line 'f(a, b)reak\")' of new it is unclear whether that "
+        "character was kept or written anew. Send old and new with the file's own characters "
+        "(view the file to copy them)."
+    )

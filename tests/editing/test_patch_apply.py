@@ -292,7 +292,7 @@ def test_not_found_message_shows_the_closest_lines():
     assert error.message == (
         "Patch not applied (no file was changed): in shop.py, chunk 1 of 1 "
         "(under '@@ def total(cart):') was not found.\n"
-        "The closest text in the file is at lines 16-16:\n"
+        "The closest text in the file is at line 16:\n"
         "14|     if cart is None:\n"
         "15|         return 0\n"
         "16|     return sum(i.price for i in cart.items)\n"

@@ -544,11 +544,6 @@ BAD_PATCHES = {
         2,
         "'*** Update File: a.py' has no chunks",
     ),
-    "update with only a move": (
-        patch("*** Begin Patch", "*** Update File: a.py", "*** Move to: b.py", "*** End Patch"),
-        2,
-        "'*** Update File: a.py' has no chunks",
-    ),
     "at-at with no lines before end patch": (
         patch("*** Begin Patch", "*** Update File: a.py", "@@ def f():", "*** End Patch"),
         3,
@@ -730,12 +725,18 @@ def test_message_for_an_added_line_without_plus():
 
 
 def test_message_for_an_update_without_chunks():
-    text = patch("*** Begin Patch", "*** Update File: a.py", "*** Move to: b.py", "*** End Patch")
+    text = patch("*** Begin Patch", "*** Update File: a.py", "*** End Patch")
     assert parse_error(text).message == (
         "Patch not applied (parse error at line 2; no file was changed): "
         "'*** Update File: a.py' has no chunks; give at least one chunk of ' ', '-' and '+' "
-        "lines (a rename too needs one). Send the whole patch again, corrected."
+        "lines (only a rename, with '*** Move to:', needs none). Send the whole patch "
+        "again, corrected."
     )
+
+
+def test_an_update_with_only_a_move_is_a_rename():
+    text = patch("*** Begin Patch", "*** Update File: a.py", "*** Move to: b.py", "*** End Patch")
+    assert parse_patch(text).ops == (UpdateFile("a.py", (), "b.py"),)
 
 
 def test_empty_text_is_reported_at_line_1():

@@ -81,8 +81,10 @@ def outcome(text: str, edits: list[Edit]) -> EditResult | EditError:
 # - indentation: a one-line old that starts in a line's indentation is read
 #   as that line quoted at another depth, and new's further lines are
 #   re-indented like the file's line; new is then a single line.
-# - old with blank lead that also occurs at a line start elsewhere: the
-#   line-start match wins; old here is unique, so it never arises.
+# - old with a blank lead that starts inside a line's indentation (not at
+#   its start): that is indentation drift, for the later passes; left out.
+# - old ending with a newline also matches a last line without one, so
+#   uniqueness is counted as if the text had a final newline.
 
 CODE_CHARS = 'abxyz019 \t()=+:;,"'
 code_text = st.text(alphabet=CODE_CHARS, max_size=12)
@@ -114,7 +116,9 @@ def unique_slices(draw: st.DrawFn, text: str) -> tuple[int, int]:
         ends = list(range(start + 1, line_end(text, start) + 1))
     else:
         ends = list(range(start + 1, len(text) + 1))
-    ends = [end for end in ends if occurs_once(text, text[start:end])]
+    # An old ending with a newline also matches a last line without one.
+    searched = text if text.endswith("\n") else text + "\n"
+    ends = [end for end in ends if occurs_once(searched, text[start:end])]
     assume(ends)
     return start, draw(st.sampled_from(ends))
 
@@ -127,6 +131,8 @@ def exact_unique_edits(draw: st.DrawFn) -> tuple[str, str, str]:
     start, end = draw(unique_slices(text))
     old = text[start:end]
     starts_in_indentation = not text[line_start(text, start) : start].strip()
+    # Inside a line's indentation, an indented old is indentation drift.
+    assume(not (old[0] in " \t" and starts_in_indentation and line_start(text, start) < start))
     single = "\n" not in old.rstrip("\n") and starts_in_indentation
     lines = draw(st.lists(new_line, min_size=1, max_size=1 if single else 3))
     new = "\n".join(lines) + ("\n" if old.endswith("\n") else "")
