@@ -1,0 +1,71 @@
+"""A setting exists once, in ``agent.settings.Settings``; everything that lists it agrees.
+
+The VS Code extension declares each one in its ``package.json`` (with the
+same default) and passes it on by name (``SERVER_KEYS`` in
+``client-vscode/src/settings.ts``). A setting added to the dataclass and
+forgotten there would silently never reach the server from VS Code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import MISSING, fields
+from pathlib import Path
+
+import pytest
+
+from agent.config_file import camel_case
+from agent.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+EXTENSION = ROOT / "client-vscode"
+NOT_IN_THE_EDITOR = {"apiKey"}  # kept in VS Code's secret storage, never in settings
+DEFAULT_ELSEWHERE = {
+    "model": "",  # empty: the server's environment decides
+    "baseUrl": "",
+    "traceDir": "",
+    "commandAllowlist": None,  # null: the server's own list
+}
+
+
+def _settings() -> dict[str, object]:
+    found = {}
+    for spec in fields(Settings):
+        key = camel_case(spec.name)
+        if key in NOT_IN_THE_EDITOR:
+            continue
+        default = spec.default if spec.default is not MISSING else spec.default_factory()  # type: ignore[misc]
+        found[key] = list(default) if isinstance(default, tuple) else default
+    return found
+
+
+SETTINGS = _settings()
+
+
+def _contributed() -> dict[str, dict]:
+    manifest = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))
+    properties = manifest["contributes"]["configuration"]["properties"]
+    return {key.removeprefix("surehand."): value for key, value in properties.items()}
+
+
+def _server_keys() -> list[str]:
+    source = (EXTENSION / "src/settings.ts").read_text(encoding="utf-8")
+    block = re.search(r"SERVER_KEYS = \[(.*?)\] as const", source, re.S)
+    assert block, "SERVER_KEYS not found in client-vscode/src/settings.ts"
+    return re.findall(r"'(\w+)'", block.group(1))
+
+
+def test_every_setting_is_passed_on_by_the_extension():
+    assert sorted(_server_keys()) == sorted(SETTINGS)
+
+
+@pytest.mark.parametrize("key", sorted(SETTINGS))
+def test_every_setting_is_declared_with_the_servers_default(key: str):
+    declared = _contributed()
+    assert key in declared, f"surehand.{key} is missing from client-vscode/package.json"
+    expected = DEFAULT_ELSEWHERE.get(key, SETTINGS[key])
+    assert declared[key].get("default") == expected, (
+        f"surehand.{key}: package.json says {declared[key].get('default')!r}, "
+        f"the server {expected!r}"
+    )
