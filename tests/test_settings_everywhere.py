@@ -69,3 +69,14 @@ def test_every_setting_is_declared_with_the_servers_default(key: str):
         f"surehand.{key}: package.json says {declared[key].get('default')!r}, "
         f"the server {expected!r}"
     )
+
+
+def test_the_extension_has_the_servers_version():
+    """The version is written once, in ``lsp_server/__init__.py`` (pyproject reads it);
+    the extension's manifest must say the same."""
+    from importlib.metadata import version
+
+    from lsp_server import __version__
+
+    manifest = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))
+    assert manifest["version"] == __version__ == version("surehand")
