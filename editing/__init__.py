@@ -3,13 +3,36 @@
 No file system, no LSP, no model: callers pass a file's text and a request;
 ``apply_edit`` / ``apply_edits`` return an ``EditResult`` or raise an
 ``EditError`` (see ``errors``), and ``check_write`` guards whole-file writes.
+
+The names below are imported when first used: a caller that needs one
+module (``editing.files``, ``editing.report``) does not load the whole
+engine with it, which keeps the language server's start short.
 """
 
-from .edit import Edit, EditResult, apply_edit, apply_edits
-from .errors import EditError, Reason
-from .matcher import Level
-from .report import LineRange
-from .write import WriteResult, check_write
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .edit import Edit, EditResult, apply_edit, apply_edits
+    from .errors import EditError, Reason
+    from .matcher import Level
+    from .report import LineRange
+    from .write import WriteResult, check_write
+
+_WHERE = {
+    "Edit": "edit",
+    "EditError": "errors",
+    "EditResult": "edit",
+    "Level": "matcher",
+    "LineRange": "report",
+    "Reason": "errors",
+    "WriteResult": "write",
+    "apply_edit": "edit",
+    "apply_edits": "edit",
+    "check_write": "write",
+}
 
 __all__ = [
     "Edit",
@@ -23,3 +46,9 @@ __all__ = [
     "apply_edits",
     "check_write",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)

@@ -14,7 +14,7 @@ import logging
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -25,7 +25,6 @@ from agent.model import ModelError
 from agent.proposal import Proposal
 from agent.review import Review
 from agent.sandbox import Sandbox, choose
-from agent.session import Session
 from agent.settings import Settings
 from agent.tools.context import Approval, CommandRequest
 
@@ -33,6 +32,9 @@ from . import progress, review, workspace_edit
 from .ask import Ask, task_text
 from .documents import BufferSource, Documents
 from .tasks import TaskRegistry
+
+if TYPE_CHECKING:
+    from agent.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -260,9 +262,10 @@ class Controller:
     def _session(self) -> Session:
         """The session, with the current settings (they may have changed since the last task)."""
         assert self.root is not None
-        # Imported on the first task: the openai package takes half a second to load,
-        # which the server's start (the editor waiting for initialize) should not pay.
+        # Imported on the first task: the model client's package and the tool loop take
+        # half a second to load, which the server's start should not pay.
         from agent.openai_client import OpenAIClient  # noqa: PLC0415
+        from agent.session import Session  # noqa: PLC0415
 
         if self.session is None:
             self.session = Session(
