@@ -31,10 +31,11 @@ missing final newline and odd separators come through byte for byte. Pure.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+
+from editing.line_diff import line_opcodes
 
 _AFTER_NEWLINE = re.compile(r"(?<=\n)")
 
@@ -281,21 +282,3 @@ def _same_span(
         return span[0] <= start and end <= span[1]
 
     return any(inside(first[0], first[1], s) and inside(second[0], second[1], s) for s in spans)
-
-
-def line_opcodes(old: Sequence[str], new: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
-    """Line opcodes of old -> new, with the common head and tail matched directly."""
-    head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    middle = difflib.SequenceMatcher(
-        None, old[head : len(old) - tail], new[head : len(new) - tail], autojunk=False
-    ).get_opcodes()
-    opcodes = [("equal", 0, head, 0, head)] if head else []
-    opcodes += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle]
-    if tail:
-        opcodes.append(("equal", len(old) - tail, len(old), len(new) - tail, len(new)))
-    return opcodes

@@ -15,7 +15,6 @@ Whatever drift was tolerated to find ``old`` is undone in ``new``:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,6 +23,7 @@ from .document import Document, Line
 from .drift import NEAR, Drift, UncertainCharacter, in_file_terms, pair
 from .errors import InvalidRequest
 from .indentation import IndentMap
+from .line_diff import line_opcodes
 from .matcher import Level, Match
 from .splice import one_line_indent, outer_blanks, splice
 
@@ -80,7 +80,7 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
     loose = first.level == Level.PUNCTUATION
 
     out: list[Line] = []
-    for tag, i1, i2, j1, j2 in _line_opcodes(old_lines, new_lines):
+    for tag, i1, i2, j1, j2 in line_opcodes(old_lines, new_lines):
         if tag == "equal":
             out.extend(file_lines[i1:i2])
             continue
@@ -103,29 +103,6 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
         new_ends_with_newline = False
     text = _join(out, new_ends_with_newline, around)
     return Replacement(start, end, text, last.ends_line)
-
-
-def _line_opcodes(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:
-    """The line diff of old and new, lines they share at either end kept in place.
-
-    A diff of repeated lines can align them in several ways; keeping the
-    common first and last lines where they are keeps their bytes there.
-    """
-    head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    ops: list[tuple[str, int, int, int, int]] = [("equal", 0, head, 0, head)] if head else []
-    middle = difflib.SequenceMatcher(
-        None, old[head : len(old) - tail], new[head : len(new) - tail], autojunk=False
-    )
-    for tag, i1, i2, j1, j2 in middle.get_opcodes():
-        ops.append((tag, i1 + head, i2 + head, j1 + head, j2 + head))
-    if tail:
-        ops.append(("equal", len(old) - tail, len(old), len(new) - tail, len(new)))
-    return ops
 
 
 def _learn(

@@ -62,17 +62,7 @@ export function decideOperation(proposal: Proposal, index: number, decision: Dec
  */
 export function decideAll(proposal: Proposal, decision: 'accepted' | 'rejected'): void {
   for (const file of proposal.files) {
-    if (file.kind !== 'edit' && file.operation === 'pending') {
-      file.operation = decision === 'accepted' && !file.operationStale ? 'accepted' : 'rejected';
-      if (file.kind === 'create') {
-        file.hunks.forEach((h) => (h.decision = file.operation));
-      }
-    }
-    for (const hunk of file.hunks) {
-      if (hunk.decision === 'pending') {
-        hunk.decision = decision === 'accepted' && !hunk.stale ? 'accepted' : 'rejected';
-      }
-    }
+    decidePending(file, decision);
   }
 }
 
@@ -82,6 +72,12 @@ export function decideFile(proposal: Proposal, index: number, decision: 'accepte
   if (file === undefined || pendingIn(file) === 0) {
     return false;
   }
+  decidePending(file, decision);
+  return true;
+}
+
+/** Decide `file`'s pending operation and hunks; what is stale can only be rejected. */
+function decidePending(file: FileReview, decision: 'accepted' | 'rejected'): void {
   if (file.kind !== 'edit' && file.operation === 'pending') {
     file.operation = decision === 'accepted' && !file.operationStale ? 'accepted' : 'rejected';
     if (file.kind === 'create') {
@@ -93,7 +89,6 @@ export function decideFile(proposal: Proposal, index: number, decision: 'accepte
       hunk.decision = decision === 'accepted' && !hunk.stale ? 'accepted' : 'rejected';
     }
   }
-  return true;
 }
 
 /** The decisions still to make in `file`: its pending file operation, the pending hunks of an existing file. */
