@@ -10,6 +10,7 @@ import os
 import signal
 import tempfile
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -209,6 +210,18 @@ def shadows_of(marker: str) -> list[Path]:
     return [d for d in temp.glob("surehand-shadow-*") if (d / "copy" / marker).exists()]
 
 
+@contextlib.asynccontextmanager
+async def killed_on_failure(server: asyncio.subprocess.Process) -> AsyncIterator[None]:
+    """Kill the server process (and reap it) if the block fails: no server outlives a test."""
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(server.pid, signal.SIGKILL)
+        await server.wait()
+        raise
+
+
 @pytest.mark.parametrize("waiting_on", ["command", "question", "review"])
 async def test_shutting_down_mid_task_stops_cleanly(
     editors: Editors, openai_server: ScriptedServer, project: Path, capfd, waiting_on: str
@@ -237,18 +250,13 @@ async def test_shutting_down_mid_task_stops_cleanly(
         await wait_until(lambda: editor.edits, what="the proposal")
 
     server = editor.client._server
-    try:
+    async with killed_on_failure(server):
         await asyncio.wait_for(editor.client.shutdown_async(None), 5)
         answer = await asyncio.wait_for(pending, 5)
         editor.closing.set()  # the client answers its held question before the server goes
         await asyncio.sleep(0.05)
         editor.client.exit(None)
         await asyncio.wait_for(server.wait(), 5)
-    except BaseException:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(server.pid, signal.SIGKILL)
-        await server.wait()
-        raise
 
     assert answer["outcome"] == "cancelled", answer
     assert server.returncode == 0
@@ -285,16 +293,11 @@ async def test_exit_while_shutdown_still_waits_is_quiet_and_leaves_nothing(
     running = sleepers(editor)
 
     server = editor.client._server
-    try:
+    async with killed_on_failure(server):
         shutting = asyncio.ensure_future(editor.client.shutdown_async(None))
         await asyncio.sleep(0)  # the request is out; exit follows it at once
         editor.client.exit(None)
         await asyncio.wait_for(server.wait(), 5)
-    except BaseException:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(server.pid, signal.SIGKILL)
-        await server.wait()
-        raise
 
     assert server.returncode == 0
     if asking.done() and not asking.cancelled():  # answered before exit, or left unanswered
