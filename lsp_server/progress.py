@@ -3,17 +3,16 @@
 Each tool call becomes one progress report ("Reading dateparse.py",
 "Running pytest: 12 passed"), every event a line of ``window/logMessage``,
 and a ``surehand/step`` notification carries the event as data for clients
-that draw their own views.
+that draw their own views (its shapes: ``docs/protocol.md``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from agent.conversation import ToolCall
 from agent.events import (
-    STREAMED,
     Event,
     ModelCalling,
     ModelRetry,
@@ -27,6 +26,14 @@ from agent.events import (
 )
 
 STEP_NOTIFICATION = "surehand/step"
+# The ``kind`` of each ``surehand/step`` notification: wire names, never class names.
+STEP_STARTED = "step_started"
+MODEL_CALLING = "model_calling"
+MODEL_RETRY = "model_retry"
+TOOL_STARTED = "tool_started"
+TOOL_FINISHED = "tool_finished"
+TASK_ENDED = "task_ended"
+STEP_KINDS = (STEP_STARTED, MODEL_CALLING, MODEL_RETRY, TOOL_STARTED, TOOL_FINISHED, TASK_ENDED)
 
 
 def report_for(event: Event) -> str | None:
@@ -57,19 +64,42 @@ def log_line(event: Event) -> str | None:
 
 
 def step_payload(event: Event) -> dict[str, Any] | None:
-    """The ``surehand/step`` notification's params for an event."""
-    if isinstance(event, STREAMED):
-        return None  # pieces of text are too many; ModelCalling and tool events carry the work
-    return {"kind": type(event).__name__, **_fields(event)}
+    """The ``surehand/step`` notification's params for an event, None for streamed text.
+
+    The wire names and fields are chosen here, one by one, and documented in
+    ``docs/protocol.md``: renaming an event class or one of its fields must not
+    change what clients read.
+    """
+    if isinstance(event, StepStarted):
+        return {"kind": STEP_STARTED, "step": event.step}
+    if isinstance(event, ModelCalling):
+        return {"kind": MODEL_CALLING, "step": event.step, "tool": event.name}
+    if isinstance(event, ModelRetry):
+        return {"kind": MODEL_RETRY, "step": event.step, "message": event.message}
+    if isinstance(event, ToolStarted):
+        return {
+            "kind": TOOL_STARTED,
+            "step": event.step,
+            **_call(event.call),
+            "summary": event.summary,
+        }
+    if isinstance(event, ToolFinished):
+        return {
+            "kind": TOOL_FINISHED,
+            "step": event.step,
+            **_call(event.call),
+            "ok": event.ok,
+            "summary": event.summary,
+            "succeeded": event.succeeded,
+            "reason": event.reason,
+        }
+    if isinstance(event, TaskEnded):
+        return {"kind": TASK_ENDED, "ending": str(event.ending), "message": event.message}
+    return None  # streamed pieces are too many; model_calling and tool events carry the work
 
 
-def _fields(event: Event) -> dict[str, Any]:
-    values = dataclasses.asdict(event)
-    call = values.pop("call", None)
-    if call is not None:
-        values["tool"] = call["name"]
-        values["arguments"] = call["arguments"]
-    return values
+def _call(call: ToolCall) -> dict[str, Any]:
+    return {"tool": call.name, "arguments": call.arguments}
 
 
 class ModelTextBuffer:

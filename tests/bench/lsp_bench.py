@@ -22,7 +22,7 @@ Sections
     edit to its buffers. Both run in this
     process, so their ``time.monotonic`` stamps compare: when the scripted
     server hands out the ``finish`` reply, when the client receives the
-    ``surehand/step`` notification of ``TaskEnded`` (the loop is over) and
+    ``surehand/step`` notification of ``task_ended`` (the loop is over) and
     when the ``workspace/applyEdit`` request reaches the client's handler.
     Shown per ask, with the ask's wall time and the WorkspaceEdit's size as
     JSON. Between asks the client closes its buffers (the files on disk
@@ -291,7 +291,7 @@ class TimedModel(ScriptedServer):
 
 @dataclass
 class Stamps:
-    """When the client got ``TaskEnded`` and ``workspace/applyEdit`` (``time.monotonic``)."""
+    """When the client got ``task_ended`` and ``workspace/applyEdit`` (``time.monotonic``)."""
 
     task_ended: list[float] = field(default_factory=list)
     applied: list[float] = field(default_factory=list)
@@ -317,7 +317,7 @@ def stamping_client(stamps: Stamps) -> LanguageClient:
 
     @client.feature(STEP_NOTIFICATION)
     def step(params: Any) -> None:
-        if getattr(params, "kind", None) == "TaskEnded":
+        if getattr(params, "kind", None) == "task_ended":
             stamps.task_ended.append(time.monotonic())
 
     return client
@@ -432,7 +432,7 @@ async def one_ask(server: Connection, root: Path) -> tuple[dict[str, float], int
     began, done, result = await server.ask("Round every ledger total to cents.")
     check_ask(server, result, root)
     stamps = server.stamps
-    expect(len(stamps.task_ended) == 1, f"{len(stamps.task_ended)} TaskEnded notifications")
+    expect(len(stamps.task_ended) == 1, f"{len(stamps.task_ended)} task_ended notifications")
     finish, ended, applied = server.model.replied[-1], stamps.task_ended[0], stamps.applied[0]
     spans = (done - began, ended - finish, applied - ended, applied - finish, done - applied)
     return dict(zip(SPANS, spans, strict=True)), json_size(server.editor.edits[0].edit)
@@ -468,7 +468,7 @@ async def _send(args: argparse.Namespace, build: dict[str, float]) -> None:
             f"({built:.1f} ms, build section)"
         )
     print(
-        "finish: the scripted model hands out the finish reply; ended: TaskEnded reaches the "
+        "finish: the scripted model hands out the finish reply; ended: task_ended reaches the "
         "client;\napply: workspace/applyEdit reaches the client; done: the ask's response"
     )
 

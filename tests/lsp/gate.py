@@ -31,7 +31,7 @@ class Gate:
     async def reached(self, editor: Editor) -> None:
         await wait_until(
             lambda: any(
-                s["kind"] == "ToolStarted" and s.get("tool") == "run_command" for s in editor.steps
+                s["kind"] == "tool_started" and s.get("tool") == "run_command" for s in editor.steps
             ),
             what="the agent to run the gate command",
         )

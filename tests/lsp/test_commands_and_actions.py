@@ -280,32 +280,32 @@ async def test_each_step_is_reported_in_words(editors: Editors, openai_server: S
         "[task finished] add now adds.",
     ]
 
-    kinds = [(s["kind"], s.get("tool") or s.get("name")) for s in editor.steps]
+    kinds = [(s["kind"], s.get("tool")) for s in editor.steps]
     assert kinds == [
-        ("StepStarted", None),
-        ("ModelCalling", "view_file"),
-        ("ToolStarted", "view_file"),
-        ("ToolFinished", "view_file"),
-        ("StepStarted", None),
-        ("ModelCalling", "edit"),
-        ("ToolStarted", "edit"),
-        ("ToolFinished", "edit"),
-        ("StepStarted", None),
-        ("ModelCalling", "run_command"),
-        ("ToolStarted", "run_command"),
-        ("ToolFinished", "run_command"),
-        ("StepStarted", None),
-        ("ModelCalling", "finish"),
-        ("ToolStarted", "finish"),
-        ("ToolFinished", "finish"),
-        ("TaskEnded", None),
+        ("step_started", None),
+        ("model_calling", "view_file"),
+        ("tool_started", "view_file"),
+        ("tool_finished", "view_file"),
+        ("step_started", None),
+        ("model_calling", "edit"),
+        ("tool_started", "edit"),
+        ("tool_finished", "edit"),
+        ("step_started", None),
+        ("model_calling", "run_command"),
+        ("tool_started", "run_command"),
+        ("tool_finished", "run_command"),
+        ("step_started", None),
+        ("model_calling", "finish"),
+        ("tool_started", "finish"),
+        ("tool_finished", "finish"),
+        ("task_ended", None),
     ]
     started = editor.steps[10]
     assert (started["step"], started["summary"]) == (3, "Running python3 -m unittest")
     assert started["arguments"] == '{"command": "python3 -m unittest", "timeout": null}'
     assert editor.steps[11]["ok"] is True
     assert editor.steps[-1] == {
-        "kind": "TaskEnded",
+        "kind": "task_ended",
         "ending": "finished",
         "message": "add now adds.",
     }

@@ -173,7 +173,7 @@ async def test_refusal_reasons_travel_as_codes(editors: Editors, openai_server: 
     assert result["refusals"] == [
         {"step": 1, "tool": "edit", "reason": "ambiguous", "path": "calc.py"}
     ]
-    finished = [s for s in editor.steps if s["kind"] == "ToolFinished"]
+    finished = [s for s in editor.steps if s["kind"] == "tool_finished"]
     assert [s["reason"] for s in finished][:2] == ["ambiguous", None]
     (trace,) = Path(editors.settings["traceDir"]).glob("*.jsonl")
     entries = read_trace(trace)
