@@ -80,28 +80,36 @@ export function pendingWords(pending: Pending): string {
   return parts.length > 0 ? parts.join(', ') : count(0, 'hunk');
 }
 
-/** A `surehand/step` notification's params (the fields this reads). */
+/**
+ * The `kind` of a `surehand/step` notification: the server's wire names
+ * (`docs/protocol.md`), never its class names.
+ */
+export const STEP_KINDS = ['step_started', 'model_calling', 'model_retry', 'tool_started', 'tool_finished', 'task_ended'] as const;
+export type StepKind = (typeof STEP_KINDS)[number];
+
+/** A `surehand/step` notification's params (the fields this reads; every field is checked before use). */
 export interface StepParams {
   readonly kind?: unknown;
   readonly step?: unknown;
   readonly summary?: unknown;
-  readonly name?: unknown;
+  /** The tool's name, in every event about a call. */
+  readonly tool?: unknown;
   readonly message?: unknown;
 }
 
 /** The words for a `surehand/step` notification, or undefined when it says nothing worth showing. */
 export function stepText(params: StepParams): string | undefined {
   const step = typeof params.step === 'number' ? `step ${params.step}` : 'step';
-  switch (params.kind) {
-    case 'StepStarted':
+  switch (params.kind as StepKind | undefined) {
+    case 'step_started':
       return `${step}: thinking`;
-    case 'ModelCalling':
-      return typeof params.name === 'string' ? `${step}: writing ${params.name}` : undefined;
-    case 'ToolStarted':
-    case 'ToolFinished':
+    case 'model_calling':
+      return typeof params.tool === 'string' ? `${step}: writing ${params.tool}` : undefined;
+    case 'tool_started':
+    case 'tool_finished':
       return typeof params.summary === 'string' ? params.summary : undefined;
-    case 'ModelRetry':
-    case 'TaskEnded':
+    case 'model_retry':
+    case 'task_ended':
       return typeof params.message === 'string' ? params.message : undefined;
     default:
       return undefined;

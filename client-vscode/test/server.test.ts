@@ -98,10 +98,14 @@ describe('status bar text', () => {
   });
 
   it('words each step', () => {
-    expect(stepText({ kind: 'StepStarted', step: 2 })).toBe('step 2: thinking');
-    expect(stepText({ kind: 'ToolStarted', step: 2, summary: 'Reading a.py', tool: 'view_file' } as never)).toBe('Reading a.py');
-    expect(stepText({ kind: 'ModelCalling', step: 3, name: 'edit' })).toBe('step 3: writing edit');
-    expect(stepText({ kind: 'ModelText', step: 3 })).toBeUndefined();
+    expect(stepText({ kind: 'step_started', step: 2 })).toBe('step 2: thinking');
+    expect(stepText({ kind: 'tool_started', step: 2, summary: 'Reading a.py', tool: 'view_file' })).toBe('Reading a.py');
+    expect(stepText({ kind: 'model_calling', step: 3, tool: 'edit' })).toBe('step 3: writing edit');
+    expect(stepText({ kind: 'model_retry', step: 3, message: 'Retrying in 1 s' })).toBe('Retrying in 1 s');
+    expect(stepText({ kind: 'task_ended', ending: 'finished', message: 'Done.' } as never)).toBe('Done.');
+    // Class names are not wire names: an old server's kinds say nothing.
+    expect(stepText({ kind: 'StepStarted', step: 2 })).toBeUndefined();
+    expect(stepText({ kind: 'model_text', step: 3 })).toBeUndefined();
   });
 });
 

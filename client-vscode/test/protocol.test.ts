@@ -1,0 +1,123 @@
+/**
+ * The protocol as written down (`docs/protocol.md`): every example in
+ * `docs/protocol/examples/` is valid against its message's schema in
+ * `docs/protocol/schema/` (by method; a command's by its name), and what the
+ * extension sends or reads fits them. The server's tests read the same files.
+ */
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import { describe, expect, it } from 'vitest';
+import { askArgument, resultMessage, type AskResult } from '../src/ask';
+import { decideAll, decideHunk, reviewed } from '../src/review/decide';
+import { parseProposal } from '../src/review/model';
+import { REVIEWED_NOTIFICATION } from '../src/review/protocol';
+import { STEP_KINDS, stepText, type StepParams } from '../src/statusText';
+import { edit, texts } from './proposal';
+
+const PROTOCOL = join(__dirname, '..', '..', 'docs', 'protocol');
+
+interface Message {
+  readonly direction: 'server->client' | 'client->server';
+  readonly method: string;
+  readonly params: { readonly command?: string; readonly [key: string]: unknown };
+  readonly result?: unknown;
+}
+
+function load(folder: string, name: string): unknown {
+  return JSON.parse(readFileSync(join(PROTOCOL, folder, name), 'utf-8'));
+}
+
+const examples = readdirSync(join(PROTOCOL, 'examples'))
+  .filter((name) => name.endsWith('.json'))
+  .sort()
+  .map((name) => ({ name: name.replace(/\.json$/, ''), message: load('examples', name) as Message }));
+
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+const validators = new Map(
+  readdirSync(join(PROTOCOL, 'schema'))
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => [name.replace(/\.json$/, ''), ajv.compile(load('schema', name) as object)]),
+);
+
+/** The schema of a message: by its method; a command's by the command's name. */
+function schemaName(message: Message): string {
+  return message.method === 'workspace/executeCommand'
+    ? `command-${message.params.command}`
+    : message.method.replace(/^surehand\//, '');
+}
+
+function problems(message: Message): string[] {
+  const validate = validators.get(schemaName(message));
+  if (validate === undefined) {
+    return [`no schema ${schemaName(message)}.json`];
+  }
+  return validate(message) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
+}
+
+function examplesOf(prefix: string): Message[] {
+  return examples.filter((e) => e.name.startsWith(`${prefix}-`)).map((e) => e.message);
+}
+
+describe('protocol examples', () => {
+  it('are there, of every kind', () => {
+    expect(examples.length).toBeGreaterThan(0);
+    expect(new Set(examples.map((e) => e.name.split('-')[0]))).toEqual(
+      new Set(['capability', 'command', 'outcome', 'reviewed', 'step']),
+    );
+  });
+
+  it.each(examples)('$name is valid against its schema', ({ message }) => {
+    expect(problems(message)).toEqual([]);
+  });
+
+  it('has a schema that refuses a class name for a wire name, or `name` for `tool`', () => {
+    const [started] = examplesOf('step').filter((m) => m.params.kind === 'tool_started');
+    expect(problems({ ...started, params: { ...started.params, kind: 'ToolStarted' } })).not.toEqual([]);
+    expect(problems({ ...started, params: { ...started.params, name: 'edit' } })).not.toEqual([]);
+  });
+});
+
+describe('what the extension reads and sends fits the protocol', () => {
+  it('knows every step kind, and words each', () => {
+    const kinds = examplesOf('step').map((m) => m.params.kind);
+    expect(new Set(kinds)).toEqual(new Set(STEP_KINDS));
+    for (const message of examplesOf('step')) {
+      expect(stepText(message.params as StepParams), String(message.params.kind)).toBeTypeOf('string');
+    }
+  });
+
+  it('sends surehand/reviewed as the schema says', () => {
+    const proposal = parseProposal(edit, texts);
+    decideAll(proposal, 'accepted');
+    decideHunk(proposal, '0.1', 'rejected');
+    const message: Message = {
+      direction: 'client->server',
+      method: REVIEWED_NOTIFICATION,
+      params: { hunks: reviewed(proposal) },
+    };
+    expect(problems(message)).toEqual([]);
+  });
+
+  it('sends surehand.ask arguments as the schema says', () => {
+    const [ask] = examplesOf('command').filter((m) => m.params.command === 'surehand.ask');
+    const selection = { start: { line: 3, character: 0 }, end: { line: 6, character: 0 } };
+    for (const argument of [
+      askArgument('Fix it.', undefined),
+      askArgument('Fix it.', { uri: 'file:///w/a.py' }),
+      askArgument('Fix it.', { uri: 'file:///w/a.py', selection }),
+    ]) {
+      expect(problems({ ...ask, params: { command: 'surehand.ask', arguments: [argument] } })).toEqual([]);
+    }
+  });
+
+  it.each(examplesOf('outcome').map((m) => [(m.result as AskResult).outcome, m.result as AskResult]))(
+    'words the outcome %s in its own words',
+    (outcome, result) => {
+      const unknown = resultMessage({ ...result, outcome: 'not_an_outcome' });
+      const message = resultMessage(result);
+      expect(message.text).not.toBe(unknown.text.replace('not_an_outcome', String(outcome)));
+    },
+  );
+});
