@@ -21,25 +21,39 @@ NO_FLAG = frozenset({"api_key"})
 
 HELP = {
     "model": "model name at the endpoint (default: $SUREHAND_MODEL)",
-    "base_url": "OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)",
-    "api_key_env": "environment variable that holds the API key (default: OPENAI_API_KEY)",
+    "base_url": "OpenAI-compatible endpoint, the openai package's default otherwise "
+    "(default: $OPENAI_BASE_URL)",
+    "api_key_env": "environment variable that holds the API key; the key itself is never "
+    "logged or shown, and has no flag (default: OPENAI_API_KEY)",
     "max_steps": "model turns per task",
-    "request_timeout": "seconds to wait for the first byte of each answer",
+    "request_timeout": "seconds to the first byte of each answer",
     "stream_timeout": "seconds an answer may pause while it streams",
     "max_retries": "retries per model request",
     "command_timeout": "seconds a command may run",
-    "command_allowlist": "a command that runs without asking (repeat; replaces the list)",
+    "command_allowlist": "a command that runs without asking, matched on its first words "
+    "(e.g. 'python -m pytest'); repeat it; it replaces the list "
+    "(default: tests and read-only commands)",
     "context_budget": "characters of conversation before old tool outputs are compacted",
     "view_max_lines": "lines per view_file",
     "max_file_bytes": "largest file read",
-    "output_max_chars": "command output kept",
-    "trace_dir": "where traces go",
+    "output_max_chars": "characters of command output kept (head and tail)",
+    "trace_dir": "where traces go, under $XDG_STATE_HOME when it is set "
+    "(default: ~/.local/state/surehand/traces)",
     "tool_timeout": "seconds any tool call but a command may take",
-    "sandbox": "how commands are contained: auto (bubblewrap where it works), bubblewrap, off",
+    "sandbox": "how commands are contained: auto (bubblewrap where it works, else none), "
+    "bubblewrap, off; without a sandbox every command is asked first",
     "sandbox_network": "let sandboxed commands use the network",
-    "sandbox_read_only_paths": "a folder sandboxed commands may read (repeat)",
-    "sandbox_writable_paths": "a folder sandboxed commands may change (repeat)",
-    "command_environment": "an environment variable commands get (repeat)",
+    "sandbox_read_only_paths": "a folder (absolute path) sandboxed commands may read (repeat)",
+    "sandbox_writable_paths": "a folder (absolute path) sandboxed commands may change (repeat)",
+    "command_environment": "an environment variable commands get, never the key's (repeat)",
+}
+
+# What a repeated flag's value is (``--sandbox-read-only-paths DIR``).
+METAVARS = {
+    "command_allowlist": "CMD",
+    "sandbox_read_only_paths": "DIR",
+    "sandbox_writable_paths": "DIR",
+    "command_environment": "NAME",
 }
 
 _TYPES: dict[str, Any] = {"str": str, "int": int, "float": float}
@@ -74,7 +88,7 @@ def add_endpoint_flags(parser: argparse.ArgumentParser) -> None:
         if kind == "bool":
             options["action"] = argparse.BooleanOptionalAction
         elif kind.startswith("tuple"):
-            options.update(action="append", metavar="CMD")
+            options.update(action="append", metavar=METAVARS.get(spec.name, "VALUE"))
         else:
             options.update(type=_TYPES.get(kind, str), metavar=kind.upper())
         group.add_argument(flag_name(spec.name), **options)

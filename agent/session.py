@@ -68,12 +68,12 @@ class Session:
     ) -> None:
         """``runner`` makes the command runner for the overlay; by default commands run
         in a shadow copy, made on the first command."""
-        self.client = client
-        self.overlay = Overlay(root, source, settings.max_file_bytes)
+        self.overlay = Overlay(root, source)
         make_runner = runner or ShadowRunner
         self.ctx = ToolContext(
             self.overlay, settings, runner=make_runner(self.overlay), approve=approve
         )
+        self.configure(settings, client)
         self.caller = Caller(tools if tools is not None else default_tools())
         self.conversation = Conversation(system_prompt(self.overlay.root))
         self.usage = Usage()
@@ -84,11 +84,16 @@ class Session:
 
     @property
     def settings(self) -> Settings:
+        """The settings in force: the tools' (``ctx.settings``), their one owner."""
         return self.ctx.settings
 
     def configure(self, settings: Settings, client: ModelClient) -> None:
         """New settings, and the model client made for them, from the next task on;
-        the conversation, the staged changes and the shadow copy stay."""
+        the conversation, the staged changes and the shadow copy stay.
+
+        The one place the session takes settings (``__init__`` comes here too):
+        the tools and the command runner read ``ctx.settings`` at each call; only
+        the overlay's read limit is a value of its own, set from them here."""
         self.client = client
         self.ctx.settings = settings
         self.overlay.max_bytes = settings.max_file_bytes

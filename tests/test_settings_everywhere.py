@@ -3,7 +3,10 @@
 The VS Code extension declares each one in its ``package.json`` (with the
 same default) and passes it on by name (``SERVER_KEYS`` in
 ``client-vscode/src/settings.ts``). A setting added to the dataclass and
-forgotten there would silently never reach the server from VS Code.
+forgotten there would silently never reach the server from VS Code. The
+README's table is made from the dataclass and ``agent.flags.HELP``
+(``python -m agent.settings_table --write README.md``), and must be the
+table made now.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from agent import settings_table
 from agent.config_file import camel_case
+from agent.flags import HELP, NO_FLAG
 from agent.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,3 +85,38 @@ def test_the_extension_has_the_servers_version():
 
     manifest = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))
     assert manifest["version"] == __version__ == version("surehand")
+
+
+def test_every_setting_with_a_flag_has_its_help_text():
+    assert sorted(HELP) == sorted(f.name for f in fields(Settings) if f.name not in NO_FLAG)
+
+
+def test_the_readme_table_is_the_one_the_settings_make():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert settings_table.in_readme(readme) == settings_table.table(), (
+        "README.md's settings table is out of date: run "
+        "`python -m agent.settings_table --write README.md`"
+    )
+
+
+def test_the_table_has_a_row_per_setting_with_its_default():
+    rows = [line.split(" | ") for line in settings_table.table().splitlines()[2:]]
+    keys = [row[0].removeprefix("| ").strip("`") for row in rows]
+    assert keys == [camel_case(f.name) for f in fields(Settings) if f.name not in NO_FLAG]
+    defaults = {key: row[2] for key, row in zip(keys, rows, strict=True)}
+    assert defaults["maxSteps"] == str(Settings().max_steps)
+    assert defaults["requestTimeout"] == "60"
+    assert defaults["sandboxNetwork"] == "`false`"
+    assert defaults["model"] == "`$SUREHAND_MODEL`"  # named in the help, not the dataclass's ""
+    assert defaults["commandAllowlist"] == "tests and read-only commands"
+
+
+def test_writing_the_table_changes_only_the_table(tmp_path: Path):
+    readme = tmp_path / "README.md"
+    stale = f"# x\n\nbefore\n\n{settings_table.BEGIN}\n| old |\n{settings_table.END}\n\nafter\n"
+    readme.write_text(stale, encoding="utf-8")
+    assert settings_table.main(["--write", str(readme)]) == 0
+    written = readme.read_text(encoding="utf-8")
+    assert written.startswith("# x\n\nbefore\n\n") and written.endswith("\n\nafter\n")
+    assert settings_table.in_readme(written) == settings_table.table()
+    assert settings_table.with_table(written) == written
