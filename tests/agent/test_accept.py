@@ -19,6 +19,8 @@ from agent.trace import read_trace
 from tests.support.openai_server import HttpError, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
 
+pytestmark = pytest.mark.slow
+
 QUESTION = "Apply these changes to your files? [y/N]"
 
 

@@ -234,6 +234,7 @@ def test_output_is_cut_in_the_middle(runner: ShadowRunner):
     assert len(result.output) < 2_100
 
 
+@pytest.mark.slow
 def test_timeout_kills_the_whole_process_tree(runner: ShadowRunner):
     mark = marker()
     code = (

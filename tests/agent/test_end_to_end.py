@@ -17,6 +17,8 @@ from agent.trace import read_trace
 from editing.files import Workdir
 from tests.support.openai_server import Call, ScriptedServer, Turn
 
+pytestmark = pytest.mark.slow
+
 CALC = "def add(a, b):\n    return a - b\n"
 TEST = (
     "import unittest\n\nfrom calc import add\n\n\n"

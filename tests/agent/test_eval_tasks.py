@@ -12,6 +12,8 @@ import pytest
 from agent import eval_tasks
 from tests.support.openai_server import Call, ScriptedServer, Turn
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parents[2]
 TASKS = ROOT / "tests" / "tasks"
 TASK_NAMES = sorted(p.name for p in TASKS.iterdir() if (p / "task.json").is_file())

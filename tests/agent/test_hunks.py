@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import given, settings
 
 from agent.hunks import Hunk, StagedText, apply
@@ -92,6 +93,7 @@ def held(hunks: list[Hunk]) -> set[str]:
     return {d for h in hunks for d in h.descriptions}
 
 
+@pytest.mark.slow
 @given(scenario(), st.data())
 @PROPERTY
 def test_any_subset_of_hunks_is_the_base_with_exactly_their_edits(case, data):
@@ -116,6 +118,7 @@ def _lines_apart(base: str, first: Edit, second: Edit) -> bool:
     return base[first.end : second.start].count("\n") >= 3
 
 
+@pytest.mark.slow
 @given(scenario())
 @PROPERTY
 def test_edits_a_line_apart_are_separate_hunks(case):
@@ -203,6 +206,7 @@ def spliced(lines: list[str], edits: list[tuple[int, int, list[str], str]]) -> s
     return "".join(out + lines[cursor:])
 
 
+@pytest.mark.slow
 @given(line_edits(), st.data())
 @PROPERTY
 def test_an_edit_staged_with_its_replaced_lines_is_one_hunk(tmp_path_factory, case, data):

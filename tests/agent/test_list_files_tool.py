@@ -137,6 +137,7 @@ def test_symbolic_links_are_not_followed(tmp_path):
     assert listing(context_for(tmp_path / "ws")).text == "a.txt"
 
 
+@pytest.mark.slow
 def test_the_listing_is_capped(tmp_path):
     write_files(tmp_path, {f"f{n:03}.txt": "" for n in range(MAX_FILES + 10)})
     result = listing(context_for(tmp_path))

@@ -190,6 +190,7 @@ async def test_other_content_stays_text(openai_server: ScriptedServer, content: 
 # Retries
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 @pytest.mark.parametrize(
     "failure",
@@ -232,6 +233,7 @@ async def test_retry_after_is_honoured(openai_server: ScriptedServer) -> None:
     assert time.monotonic() - started >= 0.3
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 @pytest.mark.parametrize(
     ("status", "error"),
@@ -249,6 +251,7 @@ async def test_a_lasting_failure_ends_after_max_retries(
     assert_readable(caught.value, openai_server.base_url, str(status))
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_a_hanging_server_times_out(openai_server: ScriptedServer) -> None:
     openai_server.add(Hang(), Hang())

@@ -24,6 +24,8 @@ from agent.settings import Settings
 from tests.support.openai_server import Recorded, ScriptedServer
 from tests.support.scripted_task import CALC, FIXED
 
+pytestmark = pytest.mark.slow
+
 PROVIDERS = Path(__file__).parent.parent / "providers"
 CASES = sorted(p for p in PROVIDERS.iterdir() if (p / "case.json").is_file())
 TEST_CALC = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"

@@ -15,6 +15,7 @@ from __future__ import annotations
 from itertools import count
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import given, settings
 
 from agent.rebase import Conflict, Rebased, rebase, split_lines
@@ -217,6 +218,7 @@ def disjoint_changes(draw: st.DrawFn) -> tuple[str, str, str, str]:
     return render(set()), render({"ours"}), render({"theirs"}), render({"ours", "theirs"})
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(disjoint_changes())
 def test_changes_on_separate_lines_merge(case: tuple[str, str, str, str]):
@@ -254,6 +256,7 @@ def test_user_typing_the_whole_proposal_gives_it_with_nothing_conflicting(base: 
     assert result == rebase(base, ours, base)
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(any_texts, any_texts, any_texts)
 def test_any_strings_give_a_result(base: str, ours: str, theirs: str):

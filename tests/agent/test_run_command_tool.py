@@ -84,6 +84,7 @@ def test_command_without_output(ctx: ToolContext):
     assert result.summary == f"{PY}: exit code 0"
 
 
+@pytest.mark.slow
 def test_timeout_is_capped_by_the_settings(ctx: ToolContext):
     ctx.settings = ctx.settings.replace(command_timeout=1.0)
     result = run(ctx, f"{PY} -c 'import time; time.sleep(30)'", timeout=600)

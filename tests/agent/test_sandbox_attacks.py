@@ -45,6 +45,8 @@ from agent.workspace import Overlay, ToolError
 from tests.agent.sandboxes import NONE, bubblewrap
 from tests.support.processes import gone, marker
 
+pytestmark = pytest.mark.slow
+
 CANARY = f"CANARY-{uuid.uuid4().hex}"
 SECRET_VARIABLES = {
     "OPENAI_API_KEY": f"sk-{CANARY}",

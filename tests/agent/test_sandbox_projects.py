@@ -20,6 +20,8 @@ from agent.workspace import Overlay
 from tests.agent.sandboxes import bubblewrap
 from tests.agent.test_sandbox_attacks import RUNNER_PACKAGES, git, make_venv_with_pytest
 
+pytestmark = pytest.mark.slow
+
 
 def run(runner: ShadowRunner, command: list[str], settings: Settings) -> CommandResult:
     return asyncio.run(runner.run(command, 60, settings))

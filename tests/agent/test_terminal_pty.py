@@ -19,6 +19,8 @@ from agent.trace import read_trace
 from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH
 
+pytestmark = pytest.mark.slow
+
 TIMEOUT = 30
 STYLE = r"(?:\x1b\[[\d;]*m)*"  # bold and dim stay on with NO_COLOR
 

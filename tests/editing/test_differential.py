@@ -21,6 +21,7 @@ from __future__ import annotations
 import difflib
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import assume, event, given
 
 from editing import EditError, Reason, apply_edit
@@ -41,6 +42,8 @@ from tests.editing.differential import (
     uniform_endings,
     unique_enough,
 )
+
+pytestmark = pytest.mark.slow
 
 # Refusals that are right even for a drift-free quote of a unique region.
 LOCATION_INDEPENDENT = {Reason.ALREADY_APPLIED, Reason.NO_CHANGE, Reason.PLACEHOLDER}

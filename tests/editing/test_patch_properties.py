@@ -15,6 +15,7 @@ import re
 from itertools import pairwise
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import example, given, settings
 
 from editing.errors import PatchParseError
@@ -269,6 +270,7 @@ def check_stream_agrees(text: str, pieces: list[str]) -> tuple:
     return whole
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(st.data())
 def test_batch_and_stream_agree_on_valid_patches(data):
@@ -277,6 +279,7 @@ def test_batch_and_stream_agree_on_valid_patches(data):
     assert whole[0] == "patch", whole
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(st.data())
 def test_batch_and_stream_agree_on_broken_patches(data):
@@ -284,6 +287,7 @@ def test_batch_and_stream_agree_on_broken_patches(data):
     check_stream_agrees(text, data.draw(pieces_of(text)))
 
 
+@pytest.mark.slow
 def test_broken_patches_are_mostly_errors():
     """The broken-text strategy does produce parse errors (else the test above proves little)."""
     outcomes = []
@@ -312,12 +316,14 @@ def check_round_trip(p: Patch) -> None:
             assert lines[chunk.line - 1].startswith("@@")
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(patches())
 def test_rendered_patch_parses_back_to_itself(p):
     check_round_trip(p)
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(
     st.lists(added_files(st.text(st.characters(exclude_characters="\r\n"))), min_size=1).map(

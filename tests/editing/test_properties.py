@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import assume, event, example, given, settings
 
 from editing import Edit, EditError, EditResult, Level, Reason, apply_edit, apply_edits
@@ -141,6 +142,7 @@ def exact_unique_edits(draw: st.DrawFn) -> tuple[str, str, str]:
     return text, old, new
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(exact_unique_edits())
 @example(("\t x = 1\n", "\t", "\t\t"))
@@ -283,6 +285,7 @@ def drift_cases(draw: st.DrawFn) -> DriftCase:
     )
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(drift_cases())
 @example(
@@ -341,6 +344,7 @@ def texts_and_edits(draw: st.DrawFn, count: int = 1) -> tuple[str, list[Edit]]:
     return text, [draw(requests(text)) for _ in range(count)]
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(texts_and_edits())
 @example(("x = 1  \n", [Edit("  ", "")]))
@@ -368,6 +372,7 @@ def test_any_edit_gives_a_result_or_a_refusal(case: tuple[str, list[Edit]]) -> N
     assert text == before
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(st.integers(2, 3).flatmap(texts_and_edits))
 @example(("abc\n", [Edit("abc", "abd"), Edit("1→", "x")]))
@@ -429,6 +434,7 @@ def spaced_edits(draw: st.DrawFn) -> tuple[str, list[Edit]]:
     return text, edits
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(spaced_edits())
 def test_batch_equals_edits_one_at_a_time(case: tuple[str, list[Edit]]) -> None:

@@ -24,7 +24,7 @@ from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
 from tests.support.processes import descendants
 from tests.support.scripted_task import CALC, FIX
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio]
 
 SLEEP = Call("run_command", {"command": "sleep 30", "timeout": None})
 NOTHING_TO_DO = Call("finish", {"summary": "Nothing to do."})

@@ -15,7 +15,7 @@ from tests.lsp.editor import TIMEOUT, Editor, Editors, ask, command, wait_until
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, task_sent
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio]
 
 TEST_CALC = (
     "import unittest\n\nfrom calc import add\n\n\n"

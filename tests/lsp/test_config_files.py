@@ -11,7 +11,7 @@ from lsprotocol import types
 from tests.lsp.editor import Editors, ask, wait_until
 from tests.support.openai_server import Call, ScriptedServer, Turn
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio]
 
 
 def warnings(editor) -> list[str]:

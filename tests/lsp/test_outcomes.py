@@ -22,7 +22,7 @@ from tests.lsp.test_cancel import alive, sleepers
 from tests.support.openai_server import Call, Hang, HttpError, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit, task_sent
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio]
 
 MATHS = (
     "def add(a, b):\n    return a + b\n\n\n"

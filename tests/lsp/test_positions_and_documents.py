@@ -16,7 +16,7 @@ from tests.lsp.editor import FLAVOURS, Editor, Editors, ask, command
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, edit
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio]
 
 FINISH = Call("finish", {"summary": "Done."})
 UNITS = {"utf-16": lambda s: len(s.encode("utf-16-le")) // 2, "utf-8": lambda s: len(s.encode())}

