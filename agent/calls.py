@@ -43,7 +43,7 @@ CUT_OFF = (
 
 
 @dataclass(frozen=True)
-class CallOutcome:
+class CallReply:
     text: str
     ok: bool
     malformed: bool = False  # the call itself was unusable (unknown tool, bad arguments)
@@ -69,13 +69,13 @@ class Caller:
         except (KeyError, TypeError):
             return f"Calling {call.name}"
 
-    async def call(self, call: ToolCall, ctx: ToolContext, *, cut_off: bool = False) -> CallOutcome:
+    async def call(self, call: ToolCall, ctx: ToolContext, *, cut_off: bool = False) -> CallReply:
         """Run ``call``; ``cut_off`` says the turn ended at the token limit, so arguments
         that are not JSON were cut short rather than written wrong."""
         started = time.perf_counter()
         if cut_off and isinstance(_parse(call.arguments), _NotJSON):
             text = CUT_OFF.format(name=call.name, size=len(call.arguments))
-            outcome = CallOutcome(text, False, malformed=True)
+            outcome = CallReply(text, False, malformed=True)
         else:
             outcome = await self._call(call, ctx)
         key = (call.name, _normal(call.arguments))
@@ -88,11 +88,11 @@ class Caller:
                 text += REPEAT_HINT
         return replace(outcome, text=text, seconds=time.perf_counter() - started)
 
-    async def _call(self, call: ToolCall, ctx: ToolContext) -> CallOutcome:
+    async def _call(self, call: ToolCall, ctx: ToolContext) -> CallReply:
         tool = self.tools.get(call.name)
         if tool is None:
             names = ", ".join(sorted(self.tools))
-            return CallOutcome(
+            return CallReply(
                 f"There is no tool {call.name!r}. The tools are: {names}.",
                 False,
                 malformed=True,
@@ -103,29 +103,29 @@ class Caller:
             _fill_nulls(tool.spec.parameters, args)
         problem = self._check(tool, args)
         if problem:
-            return CallOutcome(problem, False, malformed=True, reason="malformed")
+            return CallReply(problem, False, malformed=True, reason="malformed")
         limited = not getattr(tool, "limits_its_own_time", False)
         limit = ctx.settings.tool_timeout
         try:
             result = await asyncio.wait_for(tool.run(args, ctx), limit if limited else None)
         except TimeoutError:
-            return CallOutcome(
+            return CallReply(
                 f"{call.name} did not finish within {limit:g} s and was stopped; nothing was "
                 "changed. Make the request narrower (a smaller range, a more specific path).",
                 False,
                 reason="timed_out",
             )
         except ToolError as error:
-            return CallOutcome(error.message, False, reason=error.code, path=error.path)
+            return CallReply(error.message, False, reason=error.code, path=error.path)
         except Exception:  # a bug in a tool must not end the task
             log.exception("tool %s failed", call.name)
-            return CallOutcome(
+            return CallReply(
                 f"{call.name} failed with an internal error; the change was not made. Try "
                 "another way.",
                 False,
                 reason="internal_error",
             )
-        return CallOutcome(result.text, True, result=result)
+        return CallReply(result.text, True, result=result)
 
     def _check(self, tool: Tool, args: Any) -> str | None:
         name = tool.spec.name

@@ -11,14 +11,14 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
-from editing import cli as editing_cli
+from editing.disk import cli as editing_cli
 
 from . import eval_tasks
 from .accept import offer
 from .config_view import show_config
 from .flags import add_endpoint_flags, effective_from_flags, name_flags, settings_from_flags
 from .model import ModelError
-from .proposal import Ending, Outcome, Proposal
+from .proposal import Ending, Proposal, RunEnd
 from .sandbox import choose
 from .scripted import ScriptedModel, ScriptTurn
 from .session import Session
@@ -124,12 +124,12 @@ def _run(args: argparse.Namespace) -> int:
     try:
         proposal = asyncio.run(_run_session(session, args.task, terminal))
     except KeyboardInterrupt:
-        terminal.cancelled(session.proposal(Outcome(Ending.CANCELLED, "")).trace)
+        terminal.cancelled(session.proposal(RunEnd(Ending.CANCELLED, "")).trace)
         return EXIT_INTERRUPTED
     finally:
         terminal.stop_live()  # the cursor comes back whatever happened
     terminal.totals(proposal.usage, proposal.steps, proposal.trace)
-    failed = proposal.outcome.ending == Ending.MODEL_ERROR
+    failed = proposal.end.ending == Ending.MODEL_ERROR
     if failed and not proposal.changes:
         return 2
     try:
@@ -183,7 +183,7 @@ def _demo(args: argparse.Namespace) -> int:
         f"\nThe project in {workspace} is unchanged: the proposal is for review. "
         f"The trace of the session is {proposal.trace}."
     )
-    return 0 if proposal.outcome.ending == Ending.FINISHED else 1
+    return 0 if proposal.end.ending == Ending.FINISHED else 1
 
 
 if __name__ == "__main__":

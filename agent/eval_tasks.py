@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from editing.files import Workdir
+from editing.disk.workdir import Workdir
 
 from .conversation import Message, ModelTurn
 from .events import Event, ToolFinished
@@ -244,8 +244,8 @@ async def run_task(task: Task, client: ModelClient, settings: Settings) -> Recor
         completion_tokens=usage.completion_tokens,
         tokens=usage.total,
         seconds=round(time.perf_counter() - started, 2),
-        ending=str(proposal.outcome.ending),
-        message=proposal.outcome.message,
+        ending=str(proposal.end.ending),
+        message=proposal.end.message,
         changed=[change.path for change in proposal.changes],
         calls=len(calls),
         failed_calls=calls.count(False),

@@ -33,7 +33,7 @@ from .events import (
     ToolStarted,
 )
 from .model import Delta, ModelClient, ModelError
-from .proposal import Ending, Outcome, Proposal, Refusal, proposal_of
+from .proposal import Ending, Proposal, Refusal, RunEnd, proposal_of
 from .settings import Settings
 from .tools import Tool, default_tools
 from .tools.context import Approve, CommandRunner, ToolContext, deny_all
@@ -106,10 +106,10 @@ class Session:
         """Something the model should know with the next task (the user rejected a change)."""
         self._notes.append(note)
 
-    def proposal(self, outcome: Outcome) -> Proposal:
+    def proposal(self, end: RunEnd) -> Proposal:
         trace = self._trace.path if self._trace else None
         return proposal_of(
-            self.overlay, outcome, self.usage, self._steps, trace, refusals=tuple(self._refusals)
+            self.overlay, end, self.usage, self._steps, trace, refusals=tuple(self._refusals)
         )
 
     def record_review(self, files: list[dict[str, object]], verdict: str) -> None:
@@ -128,7 +128,7 @@ class Session:
         self._refusals = []
         self.usage = Usage()
         malformed = 0
-        outcome = Outcome(
+        end = RunEnd(
             Ending.STEP_LIMIT,
             f"Stopped after {self.settings.max_steps} steps (the step limit, maxSteps).",
         )
@@ -137,21 +137,21 @@ class Session:
                 ended, all_malformed = await self.step(emit)
                 malformed = malformed + 1 if all_malformed else 0
                 if ended is not None:
-                    outcome = ended
+                    end = ended
                     break
                 if malformed >= MALFORMED_LIMIT:
-                    outcome = Outcome(Ending.MALFORMED, "The model kept sending unusable calls.")
+                    end = RunEnd(Ending.MALFORMED, "The model kept sending unusable calls.")
                     break
         except ModelError as error:
-            outcome = Outcome(Ending.MODEL_ERROR, error.message)
+            end = RunEnd(Ending.MODEL_ERROR, error.message)
         except asyncio.CancelledError:
-            self._end(Outcome(Ending.CANCELLED, "Cancelled."), emit)
+            self._end(RunEnd(Ending.CANCELLED, "Cancelled."), emit)
             raise
-        self._end(outcome, emit)
-        return self.proposal(outcome)
+        self._end(end, emit)
+        return self.proposal(end)
 
-    async def step(self, emit: OnEvent) -> tuple[Outcome | None, bool]:
-        """One model turn and its calls: (the outcome if the task ended, all calls unusable)."""
+    async def step(self, emit: OnEvent) -> tuple[RunEnd | None, bool]:
+        """One model turn and its calls: (how the run ended, if it did, all calls unusable)."""
         self._steps += 1
         step = self._steps
         emit(StepStarted(step))
@@ -167,7 +167,7 @@ class Session:
         self.usage += turn.usage
         self.conversation.assistant(turn)
         records: list[ToolRecord] = []
-        ended: Outcome | None = None
+        ended: RunEnd | None = None
         # Small models often write a patch out as their answer instead of calling the tool.
         patch_in_answer = (
             not turn.tool_calls
@@ -180,7 +180,7 @@ class Session:
             answer = turn.content.strip() or "The model gave no answer."
             if turn.cut_off:
                 answer = f"{CUT_OFF_ANSWER} {answer}"
-            ended = Outcome(Ending.ANSWERED, answer)
+            ended = RunEnd(Ending.ANSWERED, answer)
         malformed = bool(turn.tool_calls) or patch_in_answer
         for index, call in enumerate(turn.tool_calls):
             emit(ToolStarted(step, call, self.caller.describe(call)))
@@ -210,17 +210,17 @@ class Session:
                 )
             )
             if result.result and result.result.ends_task:
-                ended = Outcome(Ending.FINISHED, result.result.summary)
+                ended = RunEnd(Ending.FINISHED, result.result.summary)
         if self._trace:
             self._trace.step(step, turn, model_ms, records)
         return ended, malformed
 
-    def _end(self, outcome: Outcome, emit: OnEvent) -> None:
+    def _end(self, end: RunEnd, emit: OnEvent) -> None:
         if self._trace:
             refusals = [r.as_json() for r in self._refusals]
-            self._trace.end(outcome.ending, outcome.message, self.usage, self._steps, refusals)
+            self._trace.end(end.ending, end.message, self.usage, self._steps, refusals)
             self._trace.close()
-        emit(TaskEnded(outcome.ending, outcome.message))
+        emit(TaskEnded(end.ending, end.message))
 
 
 def _delta_events(step: int, emit: OnEvent) -> Callable[[Delta], None]:

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import ClassVar, Protocol
 
-from editing.files import NotText, OutsideRoot, read_text, resolve_inside
+from editing.disk.paths import OutsideRoot, resolve_inside, why_refused
+from editing.disk.workdir import NotText, read_text
 
 from .hunks import Hunk, StagedText
 
@@ -117,7 +118,7 @@ class Overlay:
 
     def writable(self, path: str) -> str:
         relative = self.relative(path)
-        if relative == "." or ".git" in PurePosixPath(relative).parts:
+        if relative == "." or why_refused(relative, to_change=True):
             raise PathRefused(
                 f"{path} cannot be changed: .git and the workspace root are read-only."
             )

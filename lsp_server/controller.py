@@ -158,7 +158,7 @@ class Controller:
         result = await self._review(session, proposal)
         return {
             "outcome": result.verdict.value,
-            "ending": proposal.outcome.ending.value,
+            "ending": proposal.end.ending.value,
             "summary": result.summary(),
             "modelSummary": proposal.summary,
             "incomplete": not proposal.complete,

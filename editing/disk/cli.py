@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..errors import EditError, PatchParseError
+from ..patch import apply_patch, parse_patch
 from . import eval as corpus_eval
-from .errors import EditError, PatchParseError
-from .files import Workdir
-from .patch import apply_patch, parse_patch
+from .workdir import Workdir
 
 EXIT_APPLIED, EXIT_REFUSED, EXIT_PARSE_ERROR = 0, 1, 2
 
@@ -48,7 +48,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The edit engine's commands alone (``python -m editing.cli``)."""
+    """The edit engine's commands alone (``python -m editing.disk.cli``)."""
     parser = argparse.ArgumentParser(prog="surehand", description="surehand edit engine")
     add_commands(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
     args = parser.parse_args(argv)

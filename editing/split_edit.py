@@ -1,4 +1,4 @@
-"""Edits whose old and new both use elision lines for unchanged code.
+"""Edits split at their elision lines: old and new both use one for unchanged code.
 
 ``old`` = ``A / # ... / B`` with ``new`` = ``A' / # ... / B'`` means: find A,
 then B after it, keep what lies between, and replace A by A' and B by B'.
@@ -39,7 +39,9 @@ class _Link:
     found: Located
 
 
-def plan_elided(doc: Document, old: str, new: str, path: str) -> tuple[list[Replacement], Level]:
+def plan_split_edit(
+    doc: Document, old: str, new: str, path: str
+) -> tuple[list[Replacement], Level]:
     """Replacements for an edit whose old has elision lines paired in new."""
     segments = _segments(old, new, path)
     first = matcher.locate(doc, segments[0].old)
