@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from editing.disk import cli as editing_cli
+from editing.disk.cli import Commands, Handler
 
 from . import eval_tasks
 from .accept import offer
@@ -35,10 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     add_commands(commands)
     editing_cli.add_commands(commands)
     args = parser.parse_args(argv)
-    return args.handler(args)
+    handler: Handler = args.handler
+    return handler(args)
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(commands: Commands) -> None:
     run = commands.add_parser(
         "run",
         help="run a task with the configured model and apply it after review",

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from editing.disk.cli import Commands
 from editing.disk.workdir import Workdir
 
 from .conversation import Message, ModelTurn
@@ -110,7 +111,7 @@ class WatchedClient:
         await self.client.close()
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_command(commands: Commands) -> None:
     parser = commands.add_parser(
         "eval-tasks",
         help="score the agent on small repositories with a failing task each",

@@ -45,10 +45,11 @@ def plan_split_edit(
     """Replacements for an edit whose old has elision lines paired in new."""
     segments = _segments(old, new, path)
     first = matcher.locate(doc, segments[0].old)
+    links = [_Link(start, first) for start in first.matches] if first else []
     chains = []
     ambiguous_at = None
-    for start in first.matches if first else ():
-        chain = _chain(doc, _Link(start, first), segments)
+    for link in links:
+        chain = _chain(doc, link, segments)
         if isinstance(chain, int):
             ambiguous_at = chain
         elif chain:

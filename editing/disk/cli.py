@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeAlias
 
 from ..errors import EditError, PatchParseError
 from ..patch import apply_patch, parse_patch
@@ -13,8 +15,12 @@ from .workdir import Workdir
 
 EXIT_APPLIED, EXIT_REFUSED, EXIT_PARSE_ERROR = 0, 1, 2
 
+# what add_subparsers returns (generic only to the type checker)
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+Handler = Callable[[argparse.Namespace], int]  # each command's ``handler`` default
 
-def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+
+def add_commands(commands: Commands) -> None:
     """Register ``eval`` and ``apply-patch`` on a ``surehand`` command line."""
     evaluate = commands.add_parser(
         "eval",
@@ -52,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="surehand", description="surehand edit engine")
     add_commands(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
     args = parser.parse_args(argv)
-    return args.handler(args)
+    handler: Handler = args.handler
+    return handler(args)
 
 
 def apply_patch_command(source: str, directory: Path, *, dry_run: bool) -> int:

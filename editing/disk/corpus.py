@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..edit import Edit, apply_edit, apply_edits
+from ..edit import Edit, EditResult, apply_edit, apply_edits
 from ..errors import EditError
 from ..patch import apply_patch
-from ..write import check_write
+from ..write import WriteResult, check_write
 
 SUPPORTED_TOOLS = ("edit", "multi_edit", "write", "patch")
 
@@ -67,6 +67,7 @@ def run(case: Case) -> CaseResult:
         return CaseResult("skipped", message=f"tool {tool!r} is not supported yet")
     path = request.get("path", "")
     text = case.files.get(path)
+    result: EditResult | WriteResult
     try:
         if tool == "patch":
             patched = apply_patch(request["patch"], case.files.get)
