@@ -147,7 +147,6 @@ async def _run_session(session: Session, task: str, terminal: Terminal) -> Propo
         return await session.run(task, on_event=terminal.event)
     finally:
         await session.close()
-        await session.client.close()
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -162,11 +162,16 @@ def evaluate(args: argparse.Namespace) -> int:
     try:
         from .openai_client import OpenAIClient  # noqa: PLC0415 - openai is slow to import
 
-        client = None if args.scripted else WatchedClient(OpenAIClient(settings))
+        # The first client is made here, so a settings error is told before any task runs.
+        made = [] if args.scripted else [OpenAIClient(settings)]
     except ModelError as error:
         print(f"eval-tasks: {error.message}", file=sys.stderr)
         return 2
-    records, stopped = asyncio.run(run_all(tasks, settings, client))
+
+    def make_client() -> ModelClient:
+        return made.pop() if made else OpenAIClient(settings)
+
+    records, stopped = asyncio.run(run_all(tasks, settings, None if args.scripted else make_client))
     print_table(records, len(tasks))
     if args.json:
         write_json(args.json, records, len(tasks), settings, scripted=args.scripted)
@@ -193,27 +198,22 @@ def task_settings(args: argparse.Namespace) -> Settings:
 
 
 async def run_all(
-    tasks: list[Task], settings: Settings, client: WatchedClient | None
+    tasks: list[Task], settings: Settings, make_client: Callable[[], ModelClient] | None
 ) -> tuple[list[Record], str]:
     """The records of the tasks run, and why the run stopped early ("" if it did not).
 
-    With ``client`` None each task replays its solution; otherwise every task
-    uses ``client``, and an error that no task can get past ends the run.
+    With ``make_client`` None each task replays its solution; otherwise each
+    task gets a client of its own (its session closes it), and an error that
+    no task can get past ends the run.
     """
     records: list[Record] = []
-    try:
-        for task in tasks:
-            model = client or ScriptedModel.from_json(task.solution)
-            record = await run_task(task, model, settings)
-            records.append(record)
-            print(progress_line(record), flush=True)
-            if client is not None:
-                error, client.error = client.error, None
-                if isinstance(error, CONFIGURATION_ERRORS):
-                    return records, error.message
-    finally:
-        if client is not None:
-            await client.close()
+    for task in tasks:
+        watched = WatchedClient(make_client()) if make_client else None
+        record = await run_task(task, watched or ScriptedModel.from_json(task.solution), settings)
+        records.append(record)
+        print(progress_line(record), flush=True)
+        if watched is not None and isinstance(watched.error, CONFIGURATION_ERRORS):
+            return records, watched.error.message
     return records, ""
 
 

@@ -5,6 +5,10 @@ made. The model adapter alone knows the API; the tools alone act; the
 session keeps the conversation, the overlay and the budgets, and survives
 between tasks (a follow-up keeps both the conversation and the staged
 changes). Every way a run ends is an ``Ending``, recorded last in the trace.
+
+The session owns its model client: ``close`` closes it (and its HTTP
+connections), and a client replaced by ``configure`` is closed before the
+next task's first request.
 """
 
 from __future__ import annotations
@@ -81,6 +85,7 @@ class Session:
         self._steps = 0
         self._trace: Trace | None = None
         self._refusals: list[Refusal] = []
+        self._replaced: list[ModelClient] = []  # clients ``configure`` replaced, to close
 
     @property
     def settings(self) -> Settings:
@@ -89,16 +94,21 @@ class Session:
     def configure(self, settings: Settings, client: ModelClient) -> None:
         """New settings, and the model client made for them, from the next task on;
         the conversation, the staged changes and the shadow copy stay."""
+        if client is not self.client:
+            self._replaced.append(self.client)
         self.client = client
         self.ctx.settings = settings
         self.overlay.max_bytes = settings.max_file_bytes
 
     async def close(self) -> None:
-        """Release what the session holds (the shadow copy)."""
+        """Release what the session holds: the shadow copy and the model client."""
         self.release()
+        self._replaced.append(self.client)
+        await self._close_replaced()
 
     def release(self) -> None:
-        """``close``, at once (for a server that is exiting)."""
+        """Remove the shadow copy at once (for a server that is exiting: the process's end
+        closes the model client's connections)."""
         if self.ctx.runner is not None:
             self.ctx.runner.close()
 
@@ -120,6 +130,7 @@ class Session:
     async def run(self, task: str, *, on_event: OnEvent | None = None) -> Proposal:
         """Work on ``task`` until the model finishes, a limit is hit or it is cancelled."""
         emit = on_event or (lambda event: None)
+        await self._close_replaced()
         self._trace = Trace.new(self.settings.trace_dir)
         self._trace.task(task, self.settings.model, str(self.overlay.root))
         self.conversation.user("\n\n".join([*self._notes, task]))
@@ -214,6 +225,10 @@ class Session:
         if self._trace:
             self._trace.step(step, turn, model_ms, records)
         return ended, malformed
+
+    async def _close_replaced(self) -> None:
+        while self._replaced:
+            await self._replaced.pop().close()
 
     def _end(self, end: RunEnd, emit: OnEvent) -> None:
         if self._trace:

@@ -221,9 +221,11 @@ class Controller:
         return {"cancelled": self.tasks.cancel_all()}
 
     async def shutdown(self) -> None:
-        """Stop every ask and let it finish unwinding, then release the session's shadow
-        copy, before the server goes."""
+        """Stop every ask and let it finish unwinding, then close the session (its shadow
+        copy, its model client), before the server goes."""
         await self.tasks.stop_all()
+        if self.session is not None:
+            await self.session.close()
         self._release()
 
     def exiting(self) -> None:

@@ -80,7 +80,6 @@ def test_task_through_the_real_client_and_shadow_copy(project: Path, openai_serv
             return await session.run("Make the test pass.", on_event=events.append)
         finally:
             await session.close()
-            await client.close()
 
     proposal = asyncio.run(work())
 
