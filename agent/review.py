@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from . import messages
+
 
 class FileStatus(StrEnum):
     APPLIED = "applied"
@@ -131,11 +133,12 @@ class Review:
     def for_model(self) -> str:
         """What the model is told about the user's decision, with the next task."""
         if not self.files:
-            return "The user discarded your proposal."
-        lines = ["About your last proposal (what the user accepted and what landed):"]
+            return messages.REVIEW_DISCARDED
+        lines = [messages.REVIEW_HEAD]
         for report in self.files:
-            lines.append(f"- {report.path}: {_file_sentence(report, for_model=True)}")
-        lines.append("Read files again before editing.")
+            sentence = _file_sentence(report, for_model=True)
+            lines.append(messages.REVIEW_FILE.format(path=report.path, sentence=sentence))
+        lines.append(messages.REVIEW_TAIL)
         return "\n".join(lines)
 
     def as_json(self) -> list[dict[str, Any]]:
@@ -175,7 +178,7 @@ def _file_sentence(report: FileReport, *, for_model: bool = False) -> str:
     words = {
         HunkStatus.ACCEPTED: "accepted",
         HunkStatus.REJECTED: "rejected",
-        HunkStatus.CONFLICT: "clashed with the user's own change and was left out"
+        HunkStatus.CONFLICT: messages.REVIEW_CONFLICT
         if for_model
         else "left out, in conflict with your change",
     }
@@ -183,7 +186,5 @@ def _file_sentence(report: FileReport, *, for_model: bool = False) -> str:
         if status in by_status and (report.operation != "create" or status != HunkStatus.ACCEPTED):
             parts.append(f"{words[status]}: {'; '.join(by_status[status])}")
     if report.rebased:
-        parts.append(
-            "rebased onto the user's changes" if for_model else "rebased onto your changes"
-        )
+        parts.append(messages.REVIEW_REBASED if for_model else "rebased onto your changes")
     return f"{report.path}: " + ", ".join(parts) + "." if not for_model else ", ".join(parts) + "."

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from editing.patch import looks_like_patch
 
+from . import messages
 from .calls import Caller
 from .commands import ShadowRunner
 from .conversation import Conversation, Usage
@@ -45,12 +46,6 @@ from .trace import ToolRecord, Trace
 from .workspace import Overlay, TextSource
 
 MALFORMED_LIMIT = 3  # model turns in a row whose calls were all unusable
-CANCELLED_CALL = "Not done: the user cancelled the task."
-CUT_OFF_ANSWER = "The answer was cut off at the endpoint's token limit (max tokens):"
-PATCH_IN_ANSWER = (
-    "Your answer holds a patch, but text in an answer changes nothing. Send the patch "
-    "as the `patch` argument of the apply_patch tool, then call finish."
-)
 
 
 def system_prompt(root: Path) -> str:
@@ -186,11 +181,11 @@ class Session:
             and looks_like_patch(turn.content)
         )
         if patch_in_answer:
-            self.conversation.user(PATCH_IN_ANSWER)
+            self.conversation.user(messages.PATCH_IN_ANSWER)
         elif not turn.tool_calls:
             answer = turn.content.strip() or "The model gave no answer."
             if turn.cut_off:
-                answer = f"{CUT_OFF_ANSWER} {answer}"
+                answer = f"{messages.CUT_OFF_ANSWER} {answer}"
             ended = RunEnd(Ending.ANSWERED, answer)
         malformed = bool(turn.tool_calls) or patch_in_answer
         for index, call in enumerate(turn.tool_calls):
@@ -200,7 +195,7 @@ class Session:
             except asyncio.CancelledError:
                 # Every call of the turn needs its answer, or the next request is invalid.
                 for unanswered in turn.tool_calls[index:]:
-                    self.conversation.tool(unanswered, CANCELLED_CALL)
+                    self.conversation.tool(unanswered, messages.CANCELLED_CALL)
                 raise
             self.conversation.tool(call, result.text)
             malformed = malformed and result.malformed

@@ -28,7 +28,7 @@ from agent.sandbox import Sandbox, choose
 from agent.settings import Settings
 from agent.tools.context import Approval, CommandRequest
 
-from . import progress, review, workspace_edit
+from . import messages, progress, review, workspace_edit
 from .ask import Ask, task_text
 from .documents import BufferSource, Documents
 from .tasks import TaskRegistry
@@ -151,7 +151,7 @@ class Controller:
             self._end_progress(token, "Cancelled.")
             # The user stopped it: its half-made changes are not proposed later.
             session.overlay.discard()
-            session.tell("The user cancelled the previous task; its changes were discarded.")
+            session.tell(messages.PREVIOUS_TASK_CANCELLED)
             raise
         buffer.flush()
         self._end_progress(token, proposal.summary[:200])

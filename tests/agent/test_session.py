@@ -8,10 +8,11 @@ import pytest
 
 from agent.conversation import ModelTurn
 from agent.events import TaskEnded, ToolStarted
+from agent.messages import PATCH_IN_ANSWER
 from agent.model import ModelUnreachable
 from agent.proposal import Ending
 from agent.scripted import ScriptedModel, ScriptTurn
-from agent.session import MALFORMED_LIMIT, PATCH_IN_ANSWER, Session
+from agent.session import MALFORMED_LIMIT, Session
 from agent.settings import Settings
 from agent.tools import apply_patch, create_file, delete_file, edit, finish, multi_edit, view_file
 from agent.trace import read_trace
