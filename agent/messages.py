@@ -104,3 +104,11 @@ REVIEW_FILE = "- {path}: {sentence}"
 REVIEW_TAIL = "Read files again before editing."
 REVIEW_CONFLICT = "clashed with the user's own change and was left out"
 REVIEW_REBASED = "rebased onto the user's changes"
+# The words of a file's sentence that the user's summary uses too.
+REVIEW_HUNK = "{label} (line {line})"
+REVIEW_OPERATIONS = {"create": "created", "delete": "deleted", "rename": "moved from {source}"}
+REVIEW_NOT_DONE = "not {verb}"
+REVIEW_LEFT_ALONE = "left alone because {why}"
+REVIEW_CHANGED = "changed by the user meanwhile; the result is theirs"
+REVIEW_ACCEPTED = "accepted"
+REVIEW_REJECTED = "rejected"

@@ -165,19 +165,22 @@ def _file_sentence(report: FileReport, *, for_model: bool = False) -> str:
     """One file's fate in words: what was accepted, rejected, rebased, in conflict."""
     by_status: dict[HunkStatus, list[str]] = {}
     for hunk in report.hunks:
-        by_status.setdefault(hunk.status, []).append(f"{hunk.label} (line {hunk.line})")
+        by_status.setdefault(hunk.status, []).append(
+            messages.REVIEW_HUNK.format(label=hunk.label, line=hunk.line)
+        )
     parts = []
     if report.operation != "edit" and report.operation_accepted is not None:
-        what = {"create": "created", "delete": "deleted", "rename": f"moved from {report.source}"}
-        verb = what[report.operation]
-        parts.append(verb if report.operation_accepted else f"not {verb}")
+        verb = messages.REVIEW_OPERATIONS[report.operation].format(source=report.source)
+        parts.append(
+            verb if report.operation_accepted else messages.REVIEW_NOT_DONE.format(verb=verb)
+        )
     if report.why:
-        parts.append(f"left alone because {report.why}")
+        parts.append(messages.REVIEW_LEFT_ALONE.format(why=report.why))
     if report.status == FileStatus.CHANGED:
-        parts.append("changed by the user meanwhile; the result is theirs")
+        parts.append(messages.REVIEW_CHANGED)
     words = {
-        HunkStatus.ACCEPTED: "accepted",
-        HunkStatus.REJECTED: "rejected",
+        HunkStatus.ACCEPTED: messages.REVIEW_ACCEPTED,
+        HunkStatus.REJECTED: messages.REVIEW_REJECTED,
         HunkStatus.CONFLICT: messages.REVIEW_CONFLICT
         if for_model
         else "left out, in conflict with your change",
