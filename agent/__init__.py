@@ -16,18 +16,18 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .model import ModelClient, ModelError
     from .openai_client import OpenAIClient
-    from .proposal import Ending, FileChange, Outcome, Proposal
+    from .proposal import Ending, Proposal, ProposedChange, RunEnd
     from .scripted import ScriptedModel, ScriptTurn
     from .session import Session
     from .settings import Settings
 
 _WHERE = {
     "Ending": "proposal",
-    "FileChange": "proposal",
+    "ProposedChange": "proposal",
     "ModelClient": "model",
     "ModelError": "model",
     "OpenAIClient": "openai_client",
-    "Outcome": "proposal",
+    "RunEnd": "proposal",
     "Proposal": "proposal",
     "ScriptTurn": "scripted",
     "ScriptedModel": "scripted",
@@ -37,12 +37,12 @@ _WHERE = {
 
 __all__ = [
     "Ending",
-    "FileChange",
     "ModelClient",
     "ModelError",
     "OpenAIClient",
-    "Outcome",
     "Proposal",
+    "ProposedChange",
+    "RunEnd",
     "ScriptTurn",
     "ScriptedModel",
     "Session",

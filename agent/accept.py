@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from editing.files import Workdir
+from editing.disk.workdir import Workdir
 
 from .landed import judge, rejected, unsent, with_landing
 from .landing import Ground, Landing, land

@@ -21,6 +21,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from . import messages
 from .conversation import ToolCall
 from .tools.base import Tool, ToolResult
 from .tools.context import ToolContext
@@ -28,22 +29,9 @@ from .workspace import ToolError
 
 log = logging.getLogger(__name__)
 
-REPEAT_HINT = (
-    "\n\nYou made this exact call before and it failed the same way. Change approach: view "
-    "the file again and copy the text from it, quote more or less of it, or use another tool."
-)
-
-
-CUT_OFF = (
-    "Your answer was cut off at the endpoint's token limit (max tokens) while you were "
-    "writing this call to {name}: its arguments ({size} characters) end unfinished, so "
-    "nothing was done. Send less in one call: make the change in smaller edits, or create "
-    "a large file in parts."
-)
-
 
 @dataclass(frozen=True)
-class CallOutcome:
+class CallReply:
     text: str
     ok: bool
     malformed: bool = False  # the call itself was unusable (unknown tool, bad arguments)
@@ -69,13 +57,13 @@ class Caller:
         except (KeyError, TypeError):
             return f"Calling {call.name}"
 
-    async def call(self, call: ToolCall, ctx: ToolContext, *, cut_off: bool = False) -> CallOutcome:
+    async def call(self, call: ToolCall, ctx: ToolContext, *, cut_off: bool = False) -> CallReply:
         """Run ``call``; ``cut_off`` says the turn ended at the token limit, so arguments
         that are not JSON were cut short rather than written wrong."""
         started = time.perf_counter()
         if cut_off and isinstance(_parse(call.arguments), _NotJSON):
-            text = CUT_OFF.format(name=call.name, size=len(call.arguments))
-            outcome = CallOutcome(text, False, malformed=True)
+            text = messages.CUT_OFF_CALL.format(name=call.name, size=len(call.arguments))
+            outcome = CallReply(text, False, malformed=True)
         else:
             outcome = await self._call(call, ctx)
         key = (call.name, _normal(call.arguments))
@@ -85,15 +73,15 @@ class Caller:
         else:
             self.failures[key] += 1
             if self.failures[key] > 1:
-                text += REPEAT_HINT
+                text += messages.REPEAT_HINT
         return replace(outcome, text=text, seconds=time.perf_counter() - started)
 
-    async def _call(self, call: ToolCall, ctx: ToolContext) -> CallOutcome:
+    async def _call(self, call: ToolCall, ctx: ToolContext) -> CallReply:
         tool = self.tools.get(call.name)
         if tool is None:
             names = ", ".join(sorted(self.tools))
-            return CallOutcome(
-                f"There is no tool {call.name!r}. The tools are: {names}.",
+            return CallReply(
+                messages.NO_SUCH_TOOL.format(name=call.name, names=names),
                 False,
                 malformed=True,
                 reason="malformed",
@@ -103,37 +91,32 @@ class Caller:
             _fill_nulls(tool.spec.parameters, args)
         problem = self._check(tool, args)
         if problem:
-            return CallOutcome(problem, False, malformed=True, reason="malformed")
+            return CallReply(problem, False, malformed=True, reason="malformed")
         limited = not getattr(tool, "limits_its_own_time", False)
         limit = ctx.settings.tool_timeout
         try:
             result = await asyncio.wait_for(tool.run(args, ctx), limit if limited else None)
         except TimeoutError:
-            return CallOutcome(
-                f"{call.name} did not finish within {limit:g} s and was stopped; nothing was "
-                "changed. Make the request narrower (a smaller range, a more specific path).",
+            return CallReply(
+                messages.TOOL_TIMED_OUT.format(name=call.name, limit=limit),
                 False,
                 reason="timed_out",
             )
         except ToolError as error:
-            return CallOutcome(error.message, False, reason=error.code, path=error.path)
+            return CallReply(error.message, False, reason=error.code, path=error.path)
         except Exception:  # a bug in a tool must not end the task
             log.exception("tool %s failed", call.name)
-            return CallOutcome(
-                f"{call.name} failed with an internal error; the change was not made. Try "
-                "another way.",
+            return CallReply(
+                messages.TOOL_FAILED.format(name=call.name),
                 False,
                 reason="internal_error",
             )
-        return CallOutcome(result.text, True, result=result)
+        return CallReply(result.text, True, result=result)
 
     def _check(self, tool: Tool, args: Any) -> str | None:
         name = tool.spec.name
         if not isinstance(args, dict):
-            return (
-                f"The arguments of {name} are not a JSON object ({_why_not_json(args)}). "
-                "Send one JSON object with the parameters of the schema."
-            )
+            return messages.NOT_AN_OBJECT.format(name=name, why=_why_not_json(args))
         validator = self._validators.get(name)
         if validator is None:
             validator = self._validators[name] = Draft202012Validator(tool.spec.parameters)
@@ -141,7 +124,7 @@ class Caller:
         if not errors:
             return None
         details = "; ".join(_explain(e) for e in errors[:4])
-        return f"Invalid arguments for {name}: {details}. Fix them and call {name} again."
+        return messages.INVALID_ARGUMENTS.format(name=name, details=details)
 
 
 def _fill_nulls(schema: dict[str, Any], value: Any) -> None:

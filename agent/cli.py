@@ -11,14 +11,15 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
-from editing import cli as editing_cli
+from editing.disk import cli as editing_cli
+from editing.disk.cli import Commands, Handler
 
 from . import eval_tasks
 from .accept import offer
 from .config_view import show_config
 from .flags import add_endpoint_flags, effective_from_flags, name_flags, settings_from_flags
 from .model import ModelError
-from .proposal import Ending, Outcome, Proposal
+from .proposal import Ending, Proposal, RunEnd
 from .sandbox import choose
 from .scripted import ScriptedModel, ScriptTurn
 from .session import Session
@@ -35,10 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     add_commands(commands)
     editing_cli.add_commands(commands)
     args = parser.parse_args(argv)
-    return args.handler(args)
+    handler: Handler = args.handler
+    return handler(args)
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(commands: Commands) -> None:
     run = commands.add_parser(
         "run",
         help="run a task with the configured model and apply it after review",
@@ -124,12 +126,12 @@ def _run(args: argparse.Namespace) -> int:
     try:
         proposal = asyncio.run(_run_session(session, args.task, terminal))
     except KeyboardInterrupt:
-        terminal.cancelled(session.proposal(Outcome(Ending.CANCELLED, "")).trace)
+        terminal.cancelled(session.proposal(RunEnd(Ending.CANCELLED, "")).trace)
         return EXIT_INTERRUPTED
     finally:
         terminal.stop_live()  # the cursor comes back whatever happened
     terminal.totals(proposal.usage, proposal.steps, proposal.trace)
-    failed = proposal.outcome.ending == Ending.MODEL_ERROR
+    failed = proposal.end.ending == Ending.MODEL_ERROR
     if failed and not proposal.changes:
         return 2
     try:
@@ -145,7 +147,6 @@ async def _run_session(session: Session, task: str, terminal: Terminal) -> Propo
         return await session.run(task, on_event=terminal.event)
     finally:
         await session.close()
-        await session.client.close()
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -183,7 +184,7 @@ def _demo(args: argparse.Namespace) -> int:
         f"\nThe project in {workspace} is unchanged: the proposal is for review. "
         f"The trace of the session is {proposal.trace}."
     )
-    return 0 if proposal.outcome.ending == Ending.FINISHED else 1
+    return 0 if proposal.end.ending == Ending.FINISHED else 1
 
 
 if __name__ == "__main__":

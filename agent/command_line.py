@@ -12,6 +12,7 @@ import re
 import shlex
 from collections.abc import Iterable, Sequence
 
+from . import messages
 from .workspace import ToolError
 
 SHELL_OPERATORS = frozenset({"&&", "||", "|", ";", ">", ">>", "<", "&", "2>", "2>&1", "&>", "|&"})
@@ -26,29 +27,16 @@ def parse_command(text: str) -> list[str]:
     try:
         argv = shlex.split(text)
     except ValueError as error:
-        raise BadCommand(
-            f"The command cannot be parsed ({error}): close every quote, "
-            "or escape a lone quote with a backslash."
-        ) from None
+        raise BadCommand(messages.COMMAND_UNPARSABLE.format(error=error)) from None
     if not argv:
-        raise BadCommand("The command is empty: give a command line such as `pytest -x`.")
+        raise BadCommand(messages.COMMAND_EMPTY)
     operators = [token for token in argv if token in SHELL_OPERATORS]
     if operators:
-        raise BadCommand(
-            f"Commands run without a shell, so {operators[0]!r} does not work. Run one "
-            "command at a time, without pipes or redirections; output and errors are "
-            "both returned."
-        )
+        raise BadCommand(messages.COMMAND_SHELL_OPERATOR.format(operator=operators[0]))
     if argv[0] == "cd":
-        raise BadCommand(
-            "Commands always run at the workspace root, so cd does not work: give paths "
-            "relative to the root instead."
-        )
+        raise BadCommand(messages.COMMAND_CD)
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", argv[0]):
-        raise BadCommand(
-            "Commands run without a shell, so a leading VAR=value does not set the "
-            "environment: run the command alone."
-        )
+        raise BadCommand(messages.COMMAND_ASSIGNMENT)
     return argv
 
 

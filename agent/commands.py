@@ -22,6 +22,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from . import messages
 from .command_env import command_environment
 from .command_layout import command_layout
 from .sandbox import Layout, Sandbox, choose
@@ -97,10 +98,7 @@ class ShadowRunner:
             try:
                 report = await asyncio.shield(self._syncing)
             except OSError as error:
-                raise CopyFailed(
-                    f"The workspace copy for commands could not be updated ({error}); "
-                    "continue without running commands."
-                ) from None
+                raise CopyFailed(messages.COPY_FAILED.format(error=error)) from None
             assert self.shadow is not None
             layout = command_layout(self.shadow, settings, contained=sandbox.contained)
             env = self.environment(layout, settings, contained=sandbox.contained)

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from . import messages
+
 Role = Literal["system", "user", "assistant", "tool"]
 KEEP_RECENT = 6  # tool outputs never compacted, newest first
 
@@ -107,10 +109,8 @@ class Conversation:
                 break
             message = self.messages[index]
             first_line = message.content.split("\n", 1)[0][:120]
-            stub = (
-                f"[output of {message.tool_name} compacted to save context "
-                f"({len(message.content)} characters); run it again if you need it. "
-                f"It began: {first_line}]"
+            stub = messages.COMPACTED.format(
+                tool=message.tool_name, size=len(message.content), first_line=first_line
             )
             self.messages[index] = replace(message, content=stub, compacted=True)
             done += 1

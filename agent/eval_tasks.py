@@ -27,12 +27,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from editing.files import Workdir
+from editing.disk.cli import Commands
+from editing.disk.workdir import Workdir
 
 from .conversation import Message, ModelTurn
 from .events import Event, ToolFinished
@@ -110,7 +111,7 @@ class WatchedClient:
         await self.client.close()
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_command(commands: Commands) -> None:
     parser = commands.add_parser(
         "eval-tasks",
         help="score the agent on small repositories with a failing task each",
@@ -161,11 +162,16 @@ def evaluate(args: argparse.Namespace) -> int:
     try:
         from .openai_client import OpenAIClient  # noqa: PLC0415 - openai is slow to import
 
-        client = None if args.scripted else WatchedClient(OpenAIClient(settings))
+        # The first client is made here, so a settings error is told before any task runs.
+        made = [] if args.scripted else [OpenAIClient(settings)]
     except ModelError as error:
         print(f"eval-tasks: {error.message}", file=sys.stderr)
         return 2
-    records, stopped = asyncio.run(run_all(tasks, settings, client))
+
+    def make_client() -> ModelClient:
+        return made.pop() if made else OpenAIClient(settings)
+
+    records, stopped = asyncio.run(run_all(tasks, settings, None if args.scripted else make_client))
     print_table(records, len(tasks))
     if args.json:
         write_json(args.json, records, len(tasks), settings, scripted=args.scripted)
@@ -192,27 +198,22 @@ def task_settings(args: argparse.Namespace) -> Settings:
 
 
 async def run_all(
-    tasks: list[Task], settings: Settings, client: WatchedClient | None
+    tasks: list[Task], settings: Settings, make_client: Callable[[], ModelClient] | None
 ) -> tuple[list[Record], str]:
     """The records of the tasks run, and why the run stopped early ("" if it did not).
 
-    With ``client`` None each task replays its solution; otherwise every task
-    uses ``client``, and an error that no task can get past ends the run.
+    With ``make_client`` None each task replays its solution; otherwise each
+    task gets a client of its own (its session closes it), and an error that
+    no task can get past ends the run.
     """
     records: list[Record] = []
-    try:
-        for task in tasks:
-            model = client or ScriptedModel.from_json(task.solution)
-            record = await run_task(task, model, settings)
-            records.append(record)
-            print(progress_line(record), flush=True)
-            if client is not None:
-                error, client.error = client.error, None
-                if isinstance(error, CONFIGURATION_ERRORS):
-                    return records, error.message
-    finally:
-        if client is not None:
-            await client.close()
+    for task in tasks:
+        watched = WatchedClient(make_client()) if make_client else None
+        record = await run_task(task, watched or ScriptedModel.from_json(task.solution), settings)
+        records.append(record)
+        print(progress_line(record), flush=True)
+        if watched is not None and isinstance(watched.error, CONFIGURATION_ERRORS):
+            return records, watched.error.message
     return records, ""
 
 
@@ -244,8 +245,8 @@ async def run_task(task: Task, client: ModelClient, settings: Settings) -> Recor
         completion_tokens=usage.completion_tokens,
         tokens=usage.total,
         seconds=round(time.perf_counter() - started, 2),
-        ending=str(proposal.outcome.ending),
-        message=proposal.outcome.message,
+        ending=str(proposal.end.ending),
+        message=proposal.end.message,
         changed=[change.path for change in proposal.changes],
         calls=len(calls),
         failed_calls=calls.count(False),

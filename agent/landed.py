@@ -12,11 +12,11 @@ from collections.abc import Sequence
 
 from .hunks import Hunk, line_of
 from .landing import Current, Ground, Landing
-from .proposal import FileChange
+from .proposal import ProposedChange
 from .review import FileReport, FileStatus, HunkReport, HunkStatus
 
 
-def operation_of(change: FileChange) -> str:
+def operation_of(change: ProposedChange) -> str:
     if change.before is None:
         return "create"
     if change.after is None:
@@ -49,7 +49,7 @@ def decided(before: str, hunks: Sequence[Hunk], now: str) -> list[bool] | None:
     return search(0, 0, 0)
 
 
-def judge(change: FileChange, current: Current, *, partial: bool = True) -> FileReport:
+def judge(change: ProposedChange, current: Current, *, partial: bool = True) -> FileReport:
     """What the sent ``change`` became, read from the texts now."""
     operation = operation_of(change)
     path, before = change.path, change.before or ""
@@ -128,7 +128,7 @@ def with_landing(report: FileReport, landing: Landing) -> FileReport:
     )
 
 
-def unsent(change: FileChange, landing: Landing) -> FileReport:
+def unsent(change: ProposedChange, landing: Landing) -> FileReport:
     """The report of a file the landing left nothing of to send."""
     operation = operation_of(change)
     if landing.ground == Ground.ALREADY:
@@ -151,7 +151,7 @@ def unsent(change: FileChange, landing: Landing) -> FileReport:
     )
 
 
-def rejected(change: FileChange) -> FileReport:
+def rejected(change: ProposedChange) -> FileReport:
     """The report of a change the user discarded whole."""
     operation = operation_of(change)
     hunks = tuple(

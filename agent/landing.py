@@ -1,6 +1,6 @@
 """Taking a proposal to the user's files as they are now: one landing, every front end.
 
-The agent staged its changes against the text it read (``FileChange.before``);
+The agent staged its changes against the text it read (``ProposedChange.before``);
 by the time the user accepts, a file may have moved on (typed in the editor,
 changed on disk). :func:`land` compares each file's current text with the
 one the agent read and gives the proposal to send or write, against the
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .proposal import FileChange, Proposal
+from .proposal import Proposal, ProposedChange
 from .rebase import Conflict, rebase
 
 Current = Callable[[str], str | None]
@@ -48,7 +48,7 @@ class Landing:
 
     path: str
     ground: Ground
-    change: FileChange | None
+    change: ProposedChange | None
     conflicts: tuple[Conflict, ...] = ()
     why: str = ""  # for MOVED_ON: what changed under the file operation
 
@@ -60,7 +60,7 @@ def land(proposal: Proposal, current: Current) -> tuple[Proposal, list[Landing]]
     return dataclasses.replace(proposal, changes=changes), landings
 
 
-def land_file(change: FileChange, current: Current) -> Landing:
+def land_file(change: ProposedChange, current: Current) -> Landing:
     path = change.path
     now = current(path)
     if change.before is None or change.after is None:
@@ -86,7 +86,7 @@ def land_file(change: FileChange, current: Current) -> Landing:
     return Landing(path, Ground.REBASED, rebased, merged.conflicts)
 
 
-def _land_create_or_delete(change: FileChange, now: str | None) -> Landing:
+def _land_create_or_delete(change: ProposedChange, now: str | None) -> Landing:
     path = change.path
     if change.before is None:  # a new file
         if now is None:

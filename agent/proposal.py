@@ -25,13 +25,15 @@ class Ending(StrEnum):
 
 
 @dataclass(frozen=True)
-class Outcome:
+class RunEnd:
+    """How a task run ended, and what it said (the summary, or why it stopped)."""
+
     ending: Ending
     message: str
 
 
 @dataclass(frozen=True)
-class FileChange:
+class ProposedChange:
     """One file's proposed change; ``before`` None = created, ``after`` None = deleted.
 
     ``source`` is the path a moved file had (``before`` is its text there).
@@ -82,9 +84,9 @@ _COMPLETE = (Ending.FINISHED, Ending.ANSWERED)
 
 @dataclass(frozen=True)
 class Proposal:
-    changes: tuple[FileChange, ...]
+    changes: tuple[ProposedChange, ...]
     edits: tuple[EditRecord, ...]
-    outcome: Outcome
+    end: RunEnd
     usage: Usage
     steps: int
     trace: Path | None
@@ -92,12 +94,12 @@ class Proposal:
 
     @property
     def summary(self) -> str:
-        return self.outcome.message
+        return self.end.message
 
     @property
     def complete(self) -> bool:
         """Whether the model finished; otherwise the changes are the work so far."""
-        return self.outcome.ending in _COMPLETE
+        return self.end.ending in _COMPLETE
 
     @property
     def incomplete(self) -> str:
@@ -109,8 +111,8 @@ class Proposal:
             Ending.STEP_LIMIT: "the step limit was reached",
             Ending.MALFORMED: "the model kept sending unusable calls",
             Ending.CANCELLED: "cancelled",
-        }[self.outcome.ending]
-        return f"{why}: {self.outcome.message}" if self.outcome.message else why
+        }[self.end.ending]
+        return f"{why}: {self.end.message}" if self.end.message else why
 
     def diff(self) -> str:
         return "".join(change.diff() for change in self.changes)
@@ -124,7 +126,7 @@ class Proposal:
 
 def proposal_of(
     overlay: Overlay,
-    outcome: Outcome,
+    end: RunEnd,
     usage: Usage,
     steps: int,
     trace: Path | None,
@@ -141,7 +143,7 @@ def proposal_of(
         original = changed[source][0] if source is not None else before
         labels = tuple(dict.fromkeys(r.description for r in overlay.history if r.path == path))
         hunks = overlay.hunks(path) if source is None else ()
-        changes.append(FileChange(path, original, after, labels, source, hunks))
+        changes.append(ProposedChange(path, original, after, labels, source, hunks))
     touched = {c.path for c in changes} | {c.source for c in changes if c.source}
     edits = tuple(r for r in overlay.history if r.path in touched)
-    return Proposal(tuple(changes), edits, outcome, usage, steps, trace, refusals)
+    return Proposal(tuple(changes), edits, end, usage, steps, trace, refusals)

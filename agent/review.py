@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from . import messages
+
 
 class FileStatus(StrEnum):
     APPLIED = "applied"
@@ -131,11 +133,12 @@ class Review:
     def for_model(self) -> str:
         """What the model is told about the user's decision, with the next task."""
         if not self.files:
-            return "The user discarded your proposal."
-        lines = ["About your last proposal (what the user accepted and what landed):"]
+            return messages.REVIEW_DISCARDED
+        lines = [messages.REVIEW_HEAD]
         for report in self.files:
-            lines.append(f"- {report.path}: {_file_sentence(report, for_model=True)}")
-        lines.append("Read files again before editing.")
+            sentence = _file_sentence(report, for_model=True)
+            lines.append(messages.REVIEW_FILE.format(path=report.path, sentence=sentence))
+        lines.append(messages.REVIEW_TAIL)
         return "\n".join(lines)
 
     def as_json(self) -> list[dict[str, Any]]:
@@ -162,20 +165,23 @@ def _file_sentence(report: FileReport, *, for_model: bool = False) -> str:
     """One file's fate in words: what was accepted, rejected, rebased, in conflict."""
     by_status: dict[HunkStatus, list[str]] = {}
     for hunk in report.hunks:
-        by_status.setdefault(hunk.status, []).append(f"{hunk.label} (line {hunk.line})")
+        by_status.setdefault(hunk.status, []).append(
+            messages.REVIEW_HUNK.format(label=hunk.label, line=hunk.line)
+        )
     parts = []
     if report.operation != "edit" and report.operation_accepted is not None:
-        what = {"create": "created", "delete": "deleted", "rename": f"moved from {report.source}"}
-        verb = what[report.operation]
-        parts.append(verb if report.operation_accepted else f"not {verb}")
+        verb = messages.REVIEW_OPERATIONS[report.operation].format(source=report.source)
+        parts.append(
+            verb if report.operation_accepted else messages.REVIEW_NOT_DONE.format(verb=verb)
+        )
     if report.why:
-        parts.append(f"left alone because {report.why}")
+        parts.append(messages.REVIEW_LEFT_ALONE.format(why=report.why))
     if report.status == FileStatus.CHANGED:
-        parts.append("changed by the user meanwhile; the result is theirs")
+        parts.append(messages.REVIEW_CHANGED)
     words = {
-        HunkStatus.ACCEPTED: "accepted",
-        HunkStatus.REJECTED: "rejected",
-        HunkStatus.CONFLICT: "clashed with the user's own change and was left out"
+        HunkStatus.ACCEPTED: messages.REVIEW_ACCEPTED,
+        HunkStatus.REJECTED: messages.REVIEW_REJECTED,
+        HunkStatus.CONFLICT: messages.REVIEW_CONFLICT
         if for_model
         else "left out, in conflict with your change",
     }
@@ -183,7 +189,5 @@ def _file_sentence(report: FileReport, *, for_model: bool = False) -> str:
         if status in by_status and (report.operation != "create" or status != HunkStatus.ACCEPTED):
             parts.append(f"{words[status]}: {'; '.join(by_status[status])}")
     if report.rebased:
-        parts.append(
-            "rebased onto the user's changes" if for_model else "rebased onto your changes"
-        )
+        parts.append(messages.REVIEW_REBASED if for_model else "rebased onto your changes")
     return f"{report.path}: " + ", ".join(parts) + "." if not for_model else ", ".join(parts) + "."

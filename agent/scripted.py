@@ -40,15 +40,18 @@ class ScriptedModel:
 
     @classmethod
     def from_json(cls, data: list[dict[str, Any]] | str | Path) -> ScriptedModel:
-        if isinstance(data, str | Path):
-            data = json.loads(Path(data).read_text(encoding="utf-8"))
+        entries: list[dict[str, Any]] = (
+            json.loads(Path(data).read_text(encoding="utf-8"))
+            if isinstance(data, str | Path)
+            else data
+        )
         turns = [
             ScriptTurn(
                 entry.get("say", ""),
                 tuple((c["tool"], c.get("args", {})) for c in entry.get("call", [])),
                 entry.get("label", ""),
             )
-            for entry in data
+            for entry in entries
         ]
         return cls(turns)
 

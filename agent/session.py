@@ -5,6 +5,10 @@ made. The model adapter alone knows the API; the tools alone act; the
 session keeps the conversation, the overlay and the budgets, and survives
 between tasks (a follow-up keeps both the conversation and the staged
 changes). Every way a run ends is an ``Ending``, recorded last in the trace.
+
+The session owns its model client: ``close`` closes it (and its HTTP
+connections), and a client replaced by ``configure`` is closed before the
+next task's first request.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from pathlib import Path
 
 from editing.patch import looks_like_patch
 
+from . import messages
 from .calls import Caller
 from .commands import ShadowRunner
 from .conversation import Conversation, Usage
@@ -33,7 +38,7 @@ from .events import (
     ToolStarted,
 )
 from .model import Delta, ModelClient, ModelError
-from .proposal import Ending, Outcome, Proposal, Refusal, proposal_of
+from .proposal import Ending, Proposal, Refusal, RunEnd, proposal_of
 from .settings import Settings
 from .tools import Tool, default_tools
 from .tools.context import Approve, CommandRunner, ToolContext, deny_all
@@ -41,12 +46,6 @@ from .trace import ToolRecord, Trace
 from .workspace import Overlay, TextSource
 
 MALFORMED_LIMIT = 3  # model turns in a row whose calls were all unusable
-CANCELLED_CALL = "Not done: the user cancelled the task."
-CUT_OFF_ANSWER = "The answer was cut off at the endpoint's token limit (max tokens):"
-PATCH_IN_ANSWER = (
-    "Your answer holds a patch, but text in an answer changes nothing. Send the patch "
-    "as the `patch` argument of the apply_patch tool, then call finish."
-)
 
 
 def system_prompt(root: Path) -> str:
@@ -73,6 +72,8 @@ class Session:
         self.ctx = ToolContext(
             self.overlay, settings, runner=make_runner(self.overlay), approve=approve
         )
+        self.client = client
+        self._replaced: list[ModelClient] = []  # clients ``configure`` replaced, to close
         self.configure(settings, client)
         self.caller = Caller(tools if tools is not None else default_tools())
         self.conversation = Conversation(system_prompt(self.overlay.root))
@@ -94,16 +95,21 @@ class Session:
         The one place the session takes settings (``__init__`` comes here too):
         the tools and the command runner read ``ctx.settings`` at each call; only
         the overlay's read limit is a value of its own, set from them here."""
+        if client is not self.client:
+            self._replaced.append(self.client)
         self.client = client
         self.ctx.settings = settings
         self.overlay.max_bytes = settings.max_file_bytes
 
     async def close(self) -> None:
-        """Release what the session holds (the shadow copy)."""
+        """Release what the session holds: the shadow copy and the model client."""
         self.release()
+        self._replaced.append(self.client)
+        await self._close_replaced()
 
     def release(self) -> None:
-        """``close``, at once (for a server that is exiting)."""
+        """Remove the shadow copy at once (for a server that is exiting: the process's end
+        closes the model client's connections)."""
         if self.ctx.runner is not None:
             self.ctx.runner.close()
 
@@ -111,10 +117,10 @@ class Session:
         """Something the model should know with the next task (the user rejected a change)."""
         self._notes.append(note)
 
-    def proposal(self, outcome: Outcome) -> Proposal:
+    def proposal(self, end: RunEnd) -> Proposal:
         trace = self._trace.path if self._trace else None
         return proposal_of(
-            self.overlay, outcome, self.usage, self._steps, trace, refusals=tuple(self._refusals)
+            self.overlay, end, self.usage, self._steps, trace, refusals=tuple(self._refusals)
         )
 
     def record_review(self, files: list[dict[str, object]], verdict: str) -> None:
@@ -125,6 +131,7 @@ class Session:
     async def run(self, task: str, *, on_event: OnEvent | None = None) -> Proposal:
         """Work on ``task`` until the model finishes, a limit is hit or it is cancelled."""
         emit = on_event or (lambda event: None)
+        await self._close_replaced()
         self._trace = Trace.new(self.settings.trace_dir)
         self._trace.task(task, self.settings.model, str(self.overlay.root))
         self.conversation.user("\n\n".join([*self._notes, task]))
@@ -133,7 +140,7 @@ class Session:
         self._refusals = []
         self.usage = Usage()
         malformed = 0
-        outcome = Outcome(
+        end = RunEnd(
             Ending.STEP_LIMIT,
             f"Stopped after {self.settings.max_steps} steps (the step limit, maxSteps).",
         )
@@ -142,21 +149,21 @@ class Session:
                 ended, all_malformed = await self.step(emit)
                 malformed = malformed + 1 if all_malformed else 0
                 if ended is not None:
-                    outcome = ended
+                    end = ended
                     break
                 if malformed >= MALFORMED_LIMIT:
-                    outcome = Outcome(Ending.MALFORMED, "The model kept sending unusable calls.")
+                    end = RunEnd(Ending.MALFORMED, "The model kept sending unusable calls.")
                     break
         except ModelError as error:
-            outcome = Outcome(Ending.MODEL_ERROR, error.message)
+            end = RunEnd(Ending.MODEL_ERROR, error.message)
         except asyncio.CancelledError:
-            self._end(Outcome(Ending.CANCELLED, "Cancelled."), emit)
+            self._end(RunEnd(Ending.CANCELLED, "Cancelled."), emit)
             raise
-        self._end(outcome, emit)
-        return self.proposal(outcome)
+        self._end(end, emit)
+        return self.proposal(end)
 
-    async def step(self, emit: OnEvent) -> tuple[Outcome | None, bool]:
-        """One model turn and its calls: (the outcome if the task ended, all calls unusable)."""
+    async def step(self, emit: OnEvent) -> tuple[RunEnd | None, bool]:
+        """One model turn and its calls: (how the run ended, if it did, all calls unusable)."""
         self._steps += 1
         step = self._steps
         emit(StepStarted(step))
@@ -172,7 +179,7 @@ class Session:
         self.usage += turn.usage
         self.conversation.assistant(turn)
         records: list[ToolRecord] = []
-        ended: Outcome | None = None
+        ended: RunEnd | None = None
         # Small models often write a patch out as their answer instead of calling the tool.
         patch_in_answer = (
             not turn.tool_calls
@@ -180,12 +187,12 @@ class Session:
             and looks_like_patch(turn.content)
         )
         if patch_in_answer:
-            self.conversation.user(PATCH_IN_ANSWER)
+            self.conversation.user(messages.PATCH_IN_ANSWER)
         elif not turn.tool_calls:
             answer = turn.content.strip() or "The model gave no answer."
             if turn.cut_off:
-                answer = f"{CUT_OFF_ANSWER} {answer}"
-            ended = Outcome(Ending.ANSWERED, answer)
+                answer = f"{messages.CUT_OFF_ANSWER} {answer}"
+            ended = RunEnd(Ending.ANSWERED, answer)
         malformed = bool(turn.tool_calls) or patch_in_answer
         for index, call in enumerate(turn.tool_calls):
             emit(ToolStarted(step, call, self.caller.describe(call)))
@@ -194,7 +201,7 @@ class Session:
             except asyncio.CancelledError:
                 # Every call of the turn needs its answer, or the next request is invalid.
                 for unanswered in turn.tool_calls[index:]:
-                    self.conversation.tool(unanswered, CANCELLED_CALL)
+                    self.conversation.tool(unanswered, messages.CANCELLED_CALL)
                 raise
             self.conversation.tool(call, result.text)
             malformed = malformed and result.malformed
@@ -215,17 +222,21 @@ class Session:
                 )
             )
             if result.result and result.result.ends_task:
-                ended = Outcome(Ending.FINISHED, result.result.summary)
+                ended = RunEnd(Ending.FINISHED, result.result.summary)
         if self._trace:
             self._trace.step(step, turn, model_ms, records)
         return ended, malformed
 
-    def _end(self, outcome: Outcome, emit: OnEvent) -> None:
+    async def _close_replaced(self) -> None:
+        while self._replaced:
+            await self._replaced.pop().close()
+
+    def _end(self, end: RunEnd, emit: OnEvent) -> None:
         if self._trace:
             refusals = [r.as_json() for r in self._refusals]
-            self._trace.end(outcome.ending, outcome.message, self.usage, self._steps, refusals)
+            self._trace.end(end.ending, end.message, self.usage, self._steps, refusals)
             self._trace.close()
-        emit(TaskEnded(outcome.ending, outcome.message))
+        emit(TaskEnded(end.ending, end.message))
 
 
 def _delta_events(step: int, emit: OnEvent) -> Callable[[Delta], None]:

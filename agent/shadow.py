@@ -46,8 +46,10 @@ import shutil
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import NamedTuple
+
+from editing.disk.paths import why_refused
 
 from . import shadow_owner
 from .shadow_scan import scan, under_any
@@ -268,6 +270,5 @@ def _remove(root: Path, rel: str) -> None:
 
 
 def _plain(rel: str) -> bool:
-    """A relative path with no ``..`` that is not in ``.git``."""
-    parts = PurePosixPath(rel).parts
-    return bool(parts) and not rel.startswith("/") and ".." not in parts and parts[0] != ".git"
+    """A path the copy may hold: relative, no ``..``, not in ``.git`` (the engine's rule)."""
+    return why_refused(rel, to_change=True) is None

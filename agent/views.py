@@ -17,6 +17,8 @@ import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 
+from . import messages
+
 RETRY_BUDGET = 2
 SMALL_FILE_LINES = 150
 AROUND = 20
@@ -44,11 +46,8 @@ class Views:
             return None
         start = max(0, min(a for a, _ in hits) - 2)
         end = min(len(lines), max(b for _, b in hits) + 2)
-        return (
-            f"Edit not applied: {path} changed since you last saw it (the user or another "
-            "edit changed it), and your edit touches the changed part. Lines "
-            f"{start + 1}-{end} now read:\n{numbered(lines[start:end], start + 1)}\n"
-            "Make the edit against this text."
+        return messages.STALE_VIEW.format(
+            path=path, first=start + 1, last=end, numbered=numbered(lines[start:end], start + 1)
         )
 
     def failed(self, path: str, current: str | None, message: str, line: int | None) -> str:
@@ -63,10 +62,13 @@ class Views:
             first = max(1, line - AROUND) if line else 1
             shown = lines[first - 1 : first - 1 + AROUND * 2]
         self.seen[path] = current
-        return (
-            f"{message}\n\nThat is {self.failures[path]} failed edits of {path} in a row. "
-            f"Work from its current text, lines {first}-{first + len(shown) - 1}:\n"
-            f"{numbered(shown, first)}"
+        return messages.RETRY_BUDGET_SPENT.format(
+            message=message,
+            failures=self.failures[path],
+            path=path,
+            first=first,
+            last=first + len(shown) - 1,
+            numbered=numbered(shown, first),
         )
 
     def succeeded(self, path: str, text: str | None) -> None:

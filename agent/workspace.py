@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import ClassVar, Protocol
 
-from editing.files import NotText, OutsideRoot, read_text, resolve_inside
+from editing.disk.paths import OutsideRoot, resolve_inside, why_refused
+from editing.disk.workdir import NotText, read_text
 
+from . import messages
 from .hunks import Hunk, StagedText
 
 
@@ -107,20 +109,18 @@ class Overlay:
         if Path(candidate).is_absolute():
             absolute = Path(candidate).resolve()
             if not absolute.is_relative_to(self.root):
-                raise PathRefused(f"{path} is outside the workspace {self.root}.")
+                raise PathRefused(messages.OUTSIDE_WORKSPACE.format(path=path, root=self.root))
             candidate = absolute.relative_to(self.root).as_posix()
         try:
             resolved = resolve_inside(self.root, candidate or ".")
         except OutsideRoot as error:
-            raise PathRefused(f"{path} {error.why}; paths are relative to the workspace.") from None
+            raise PathRefused(messages.PATH_REFUSED.format(path=path, why=error.why)) from None
         return resolved.relative_to(self.root).as_posix() if resolved != self.root else "."
 
     def writable(self, path: str) -> str:
         relative = self.relative(path)
-        if relative == "." or ".git" in PurePosixPath(relative).parts:
-            raise PathRefused(
-                f"{path} cannot be changed: .git and the workspace root are read-only."
-            )
+        if relative == "." or why_refused(relative, to_change=True):
+            raise PathRefused(messages.READ_ONLY.format(path=path))
         return relative
 
     # -- reading ---------------------------------------------------------------
@@ -135,11 +135,11 @@ class Overlay:
         if not path.exists():
             return None
         if path.is_dir():
-            raise NotATextFile(f"{relative} is a directory; list it with list_files.")
+            raise NotATextFile(messages.IS_A_DIRECTORY.format(path=relative))
         try:
             return read_text(path, self.max_bytes)
         except NotText as error:
-            raise NotATextFile(f"{relative} {error.why}; it cannot be read or edited.") from None
+            raise NotATextFile(messages.NOT_TEXT.format(path=relative, why=error.why)) from None
 
     def text(self, relative: str) -> str | None:
         """The current text (staged first), None when the file does not exist."""
@@ -152,7 +152,7 @@ class Overlay:
         relative = self.relative(path)
         text = self.text(relative)
         if text is None:
-            raise FileMissing(f"{relative} does not exist. Find files with list_files or grep.")
+            raise FileMissing(messages.NO_SUCH_FILE.format(path=relative))
         return relative, text
 
     def exists(self, relative: str) -> bool:

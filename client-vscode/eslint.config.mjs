@@ -5,9 +5,13 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['out/', 'node_modules/', 'e2e/', 'test-results/', 'server/', '*.vsix'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['**/*.ts'] })),
   {
     files: ['**/*.ts'],
+    languageOptions: {
+      // Type-aware rules: each file is checked with the types of its tsconfig (src, test).
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       eqeqeq: 'error',

@@ -5,7 +5,7 @@ No file system, no LSP, no model: callers pass a file's text and a request;
 ``EditError`` (see ``errors``), and ``check_write`` guards whole-file writes.
 
 The names below are imported when first used: a caller that needs one
-module (``editing.files``, ``editing.report``) does not load the whole
+module (``editing.report``, ``editing.disk.workdir``) does not load the whole
 engine with it, which keeps the language server's start short.
 """
 

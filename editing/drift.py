@@ -24,7 +24,9 @@ class Drift:
     """What the model changed when it copied ``old``, learnt from the matched lines."""
 
     adds_trailing: bool = False
-    punctuation: dict[str, str] = field(default_factory=dict)
+    # The model's character -> the file's, for each one it copied differently.
+    # (Not named ``punctuation``: in the class body that would hide the module.)
+    swapped: dict[str, str] = field(default_factory=dict)
     kept: set[str] = field(default_factory=set)
     families: set[punctuation.Family] = field(default_factory=set)
     # Some character the model copied is not the file's (ASCII for a curly
@@ -46,7 +48,7 @@ class Drift:
                 continue
             self.loose_copy = True
             if single:
-                self.punctuation[model_piece] = file_piece
+                self.swapped[model_piece] = file_piece
                 char_family = punctuation.family(model_piece)
                 if char_family:
                     self.families.add(char_family)
@@ -61,8 +63,8 @@ class Drift:
             return chars
         out = []
         for char in chars:
-            if char in self.punctuation:
-                out.append(self.punctuation[char])
+            if char in self.swapped:
+                out.append(self.swapped[char])
             elif char not in self.kept and punctuation.family(char) in self.families:
                 out.append(punctuation.fold(char))
             else:

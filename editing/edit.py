@@ -18,7 +18,6 @@ from typing import NoReturn
 
 from . import applied, elision, explain, line_numbers, matcher, messages, report
 from .document import Document
-from .elided import plan_elided
 from .errors import (
     AlreadyApplied,
     Ambiguous,
@@ -32,6 +31,7 @@ from .escapes import unescape
 from .matcher import Level, Located, Match
 from .replacement import Replacement, build
 from .report import LineRange
+from .split_edit import plan_split_edit
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,7 @@ def _plan_unmatched(
         _raise_not_found(doc, old, new, path)
     if replace_all:
         raise InvalidRequest(messages.ELISION_REPLACE_ALL.format(path=path), path=path)
-    replacements, level = plan_elided(doc, old, new, path)
+    replacements, level = plan_split_edit(doc, old, new, path)
     return _Plan(replacements, level, [*notes, messages.ELISION_NOTE], 1)
 
 

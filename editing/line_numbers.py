@@ -99,4 +99,5 @@ def strip_request(old: str, new: str) -> tuple[str, str, Style] | None:
         if carries_any and not style.unmistakable:
             return None
         stripped_new = strip(new, style, every_line=False) if carries_any else new
+        assert stripped_new is not None  # without every_line, strip keeps what it cannot strip
     return stripped_old, stripped_new, style

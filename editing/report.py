@@ -156,7 +156,7 @@ def _line_after(doc: Document, region: _Region) -> int:
 
 def _lines_before(view: str, offset: int, count: int) -> list[str]:
     """Up to ``count`` whole lines ending just before the line start ``offset``."""
-    lines = []
+    lines: list[str] = []
     end = offset - 1
     while len(lines) < count and end >= 0:
         start = view.rfind("\n", 0, end) + 1
@@ -168,7 +168,7 @@ def _lines_before(view: str, offset: int, count: int) -> list[str]:
 
 def _lines_after(view: str, offset: int, count: int) -> list[str]:
     """Up to ``count`` whole lines from the line start ``offset`` on."""
-    lines = []
+    lines: list[str] = []
     while len(lines) < count and offset < len(view):
         end = view.find("\n", offset)
         end = len(view) if end < 0 else end

@@ -11,7 +11,7 @@ import logging
 import sys
 
 from agent import cli as agent_cli
-from editing import cli as editing_cli
+from editing.disk import cli as editing_cli
 
 from .server import create_server
 

@@ -28,7 +28,7 @@ from agent.sandbox import Sandbox, choose
 from agent.settings import Settings
 from agent.tools.context import Approval, CommandRequest
 
-from . import progress, review, workspace_edit
+from . import messages, progress, review, workspace_edit
 from .ask import Ask, task_text
 from .documents import BufferSource, Documents
 from .tasks import TaskRegistry
@@ -151,14 +151,14 @@ class Controller:
             self._end_progress(token, "Cancelled.")
             # The user stopped it: its half-made changes are not proposed later.
             session.overlay.discard()
-            session.tell("The user cancelled the previous task; its changes were discarded.")
+            session.tell(messages.PREVIOUS_TASK_CANCELLED)
             raise
         buffer.flush()
         self._end_progress(token, proposal.summary[:200])
         result = await self._review(session, proposal)
         return {
             "outcome": result.verdict.value,
-            "ending": proposal.outcome.ending.value,
+            "ending": proposal.end.ending.value,
             "summary": result.summary(),
             "modelSummary": proposal.summary,
             "incomplete": not proposal.complete,
@@ -221,9 +221,11 @@ class Controller:
         return {"cancelled": self.tasks.cancel_all()}
 
     async def shutdown(self) -> None:
-        """Stop every ask and let it finish unwinding, then release the session's shadow
-        copy, before the server goes."""
+        """Stop every ask and let it finish unwinding, then close the session (its shadow
+        copy, its model client), before the server goes."""
         await self.tasks.stop_all()
+        if self.session is not None:
+            await self.session.close()
         self._release()
 
     def exiting(self) -> None:

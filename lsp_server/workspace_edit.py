@@ -1,6 +1,6 @@
 """A proposal as one ``WorkspaceEdit`` the editor can show and apply.
 
-One ``TextEdit`` per hunk of each ``FileChange``: the model's staged edits,
+One ``TextEdit`` per hunk of each ``ProposedChange``: the model's staged edits,
 as regions of the text the agent read (never a fresh diff of the whole
 file, never a whole-file replacement). Positions in the negotiated
 encoding, the file's own line endings in ``newText`` (the hunks already have
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from agent.proposal import FileChange, Proposal
+from agent.proposal import Proposal, ProposedChange
 
 from . import positions
 from .documents import uri_of
@@ -68,7 +68,7 @@ class _Builder:
             for label, id_ in self._ids.items()
         }
 
-    def file_edits(self, change: FileChange) -> list[DocumentChange]:
+    def file_edits(self, change: ProposedChange) -> list[DocumentChange]:
         uri = uri_of(self.root, change.path)
         label = change.descriptions[-1] if change.descriptions else "change"
         if change.after is None:
@@ -106,7 +106,7 @@ class _Builder:
         return out
 
     def _text_edits(
-        self, before: str, change: FileChange, label: str
+        self, before: str, change: ProposedChange, label: str
     ) -> list[types.TextEdit | types.AnnotatedTextEdit]:
         """One edit per hunk, annotated with the description of the edits it holds."""
         starts = positions.line_starts(before)

@@ -60,7 +60,7 @@ export function reportingAsks(
 ): NonNullable<Middleware['executeCommand']> {
   return async (command, args, next) => {
     if (command !== SERVER_ASK) {
-      return next(command, args);
+      return (await next(command, args)) as unknown;
     }
     if ((await endpoint(server())) === undefined) {
       return undefined; // no endpoint set, and the user did not give one: nothing is sent
@@ -70,7 +70,7 @@ export function reportingAsks(
     if (client === undefined) {
       return undefined;
     }
-    const result = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+    const result: unknown = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
     void reportAsk(notices, result as AskResult);
     return result;
   };

@@ -168,6 +168,8 @@ export class ServerManager implements vscode.Disposable {
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     let exit: Exit | undefined;
     // Spawned here, not by the client, to know how the process ended.
+    // async: an error spawning it becomes a rejected promise, which the client reports.
+    // eslint-disable-next-line @typescript-eslint/require-await
     const serverOptions: ServerOptions = async (): Promise<ChildProcess> => {
       const env = { ...process.env };
       delete env.OPENAI_BASE_URL; // the endpoint is the setting, never one the user did not set here
@@ -352,7 +354,7 @@ function redacting(channel: vscode.OutputChannel, secret: string | undefined): v
     appendLine: (value) => channel.appendLine(redact(value, secret)),
     replace: (value) => channel.replace(redact(value, secret)),
     clear: () => channel.clear(),
-    show: show as vscode.OutputChannel['show'],
+    show,
     hide: () => channel.hide(),
     dispose: () => undefined,
   };

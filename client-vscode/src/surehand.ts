@@ -13,6 +13,7 @@ import {
   type LanguageClient,
   type MessageActionItem,
   type Middleware,
+  type ResponseError,
 } from 'vscode-languageclient/node';
 import { approvalStep } from './approval';
 import { registerCommands, reportingAsks } from './commands';
@@ -54,7 +55,7 @@ export class Surehand implements vscode.Disposable {
       workspace: {
         // The server gets only its own keys, with a value, and the endpoint it was started for.
         configuration: async (params, token, next) => {
-          const result = await next(params, token);
+          const result: unknown[] | ResponseError<void> = await next(params, token);
           if (!Array.isArray(result)) {
             return result;
           }
@@ -106,7 +107,9 @@ export class Surehand implements vscode.Disposable {
 
   async dispose(): Promise<void> {
     await this.server.dispose();
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.forEach((d) => {
+      d.dispose();
+    });
     this.review.dispose();
     this.documents.dispose();
     this.status.dispose();

@@ -8,6 +8,21 @@ import type { WorkspaceEdit } from '../src/review/protocol';
 import { edit, texts } from './proposal';
 import { lines } from './ranges';
 
+/** The parts of package.json these tests read. */
+interface Manifest {
+  contributes: {
+    keybindings: { command: string; key: string; mac: string; when: string }[];
+    commands: { command: string }[];
+    configuration: { properties: Record<string, { scope: string }> };
+    configurationDefaults: Record<string, unknown>;
+  };
+  capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+}
+
+function readManifest(): Manifest {
+  return JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as Manifest;
+}
+
 const OLD = 'file:///w/src/old_module_with_a_long_name.py';
 const NEW = 'file:///w/src/renamed_module_with_an_even_longer_name.py';
 
@@ -63,13 +78,13 @@ describe('CodeLens rows', () => {
 
 describe('keybindings', () => {
   it('are the ones package.json declares, for every review command', () => {
-    const manifest = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
-    const declared = manifest.contributes.keybindings as { command: string; key: string; mac: string; when: string }[];
+    const manifest = readManifest();
+    const declared = manifest.contributes.keybindings;
     expect(Object.values(COMMANDS).sort()).toEqual(declared.map((k) => k.command).sort());
     for (const binding of declared) {
       expect(KEYS[binding.command as keyof typeof KEYS]).toEqual({ key: binding.key, mac: binding.mac });
       expect(binding.when).toBe('surehand.reviewing');
-      const command = manifest.contributes.commands.find((c: { command: string }) => c.command === binding.command);
+      const command = manifest.contributes.commands.find((c) => c.command === binding.command);
       expect(command, binding.command).toBeDefined();
     }
   });
@@ -84,7 +99,7 @@ describe('keybindings', () => {
 });
 
 describe('settings scopes', () => {
-  const manifest = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
+  const manifest = readManifest();
   const scope = (key: string): string => manifest.contributes.configuration.properties[key].scope;
 
   it('keep paths of the machine machine-specific, and the endpoint wherever the user sets it', () => {

@@ -14,7 +14,7 @@ from agent.proposal import Ending
 from agent.session import Session
 from agent.settings import Settings
 from agent.trace import read_trace
-from editing.files import Workdir
+from editing.disk.workdir import Workdir
 from tests.support.openai_server import Call, ScriptedServer, Turn
 
 pytestmark = pytest.mark.slow
@@ -82,11 +82,10 @@ def test_task_through_the_real_client_and_shadow_copy(project: Path, openai_serv
             return await session.run("Make the test pass.", on_event=events.append)
         finally:
             await session.close()
-            await client.close()
 
     proposal = asyncio.run(work())
 
-    assert proposal.outcome.ending == Ending.FINISHED
+    assert proposal.end.ending == Ending.FINISHED
     assert [(c.path, c.after) for c in proposal.changes] == [("calc.py", CALC.replace("-", "+"))]
     assert (project / "calc.py").read_text() == CALC  # untouched until applied
     results = [

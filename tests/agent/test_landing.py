@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from agent.landed import decided
 from agent.landing import Ground, land_file
-from agent.proposal import FileChange
+from agent.proposal import ProposedChange
 from agent.rebase import hunks_between
 
 BASE = "one\ntwo\nthree\nfour\nfive\n"
@@ -17,13 +17,13 @@ def texts(**files: str | None):
 
 
 def test_an_unchanged_file_takes_the_change_as_proposed():
-    change = FileChange("a.py", BASE, OURS, ("fix",))
+    change = ProposedChange("a.py", BASE, OURS, ("fix",))
     landing = land_file(change, texts(a_py=BASE))
     assert (landing.ground, landing.change) == (Ground.AS_READ, change)
 
 
 def test_a_changed_file_gets_the_hunks_rebased_and_clashes_reported_with_lines():
-    change = FileChange("a.py", BASE, OURS, ("fix",))
+    change = ProposedChange("a.py", BASE, OURS, ("fix",))
     theirs = "zero\none\ntwo\nthree\nfour\nfive!\n"
     landing = land_file(change, texts(a_py=theirs))
     assert landing.ground == Ground.REBASED
@@ -35,14 +35,14 @@ def test_a_changed_file_gets_the_hunks_rebased_and_clashes_reported_with_lines()
 
 
 def test_a_new_file_that_exists_now_is_left_alone():
-    change = FileChange("n.py", None, "new\n", ("add n",))
+    change = ProposedChange("n.py", None, "new\n", ("add n",))
     assert land_file(change, texts(n_py="mine\n")).ground == Ground.MOVED_ON
     assert land_file(change, texts(n_py="new\n")).ground == Ground.ALREADY
     assert land_file(change, texts()).ground == Ground.AS_READ
 
 
 def test_a_file_to_delete_that_the_user_changed_is_kept():
-    change = FileChange("a.py", BASE, None, ("drop a",))
+    change = ProposedChange("a.py", BASE, None, ("drop a",))
     landing = land_file(change, texts(a_py=BASE + "more\n"))
     assert (landing.ground, landing.change, landing.why) == (
         Ground.MOVED_ON,
@@ -53,7 +53,7 @@ def test_a_file_to_delete_that_the_user_changed_is_kept():
 
 
 def test_a_move_onto_a_path_that_exists_now_is_left_alone():
-    change = FileChange("b.py", BASE, OURS, ("move",), source="a.py")
+    change = ProposedChange("b.py", BASE, OURS, ("move",), source="a.py")
     assert land_file(change, texts(a_py=BASE, b_py="x\n")).why == "b.py exists now"
     assert land_file(change, texts()).why == "a.py is gone"
     moved = land_file(change, texts(a_py="zero\n" + BASE))

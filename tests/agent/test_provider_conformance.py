@@ -72,7 +72,7 @@ def test_a_provider_transcript_runs_to_a_finished_task(case: Path, tmp_path: Pat
         proposal = asyncio.run(work())
 
     assert not server.overruns and server.pending == 0
-    assert proposal.outcome == proposal.outcome.__class__(Ending.FINISHED, "add now adds.")
+    assert proposal.end == proposal.end.__class__(Ending.FINISHED, "add now adds.")
     assert [(c.path, c.after) for c in proposal.changes] == [("calc.py", FIXED)]
     assert (project / "calc.py").read_text("utf-8") == CALC
     assert all(e.ok for e in events if isinstance(e, ToolFinished))

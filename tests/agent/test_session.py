@@ -8,10 +8,11 @@ import pytest
 
 from agent.conversation import ModelTurn
 from agent.events import TaskEnded, ToolStarted
+from agent.messages import PATCH_IN_ANSWER
 from agent.model import ModelUnreachable
 from agent.proposal import Ending
 from agent.scripted import ScriptedModel, ScriptTurn
-from agent.session import MALFORMED_LIMIT, PATCH_IN_ANSWER, Session
+from agent.session import MALFORMED_LIMIT, Session
 from agent.settings import Settings
 from agent.tools import apply_patch, create_file, delete_file, edit, finish, multi_edit, view_file
 from agent.trace import read_trace
@@ -65,7 +66,7 @@ def test_finished_task_proposes_changes_and_leaves_files_alone(project: Path):
     )
     events = []
     proposal = asyncio.run(session(project, model).run("fix add", on_event=events.append))
-    assert proposal.outcome.ending == Ending.FINISHED
+    assert proposal.end.ending == Ending.FINISHED
     assert proposal.summary == "add now adds."
     assert [(c.path, c.before, c.after, c.descriptions) for c in proposal.changes] == [
         ("calc.py", CALC, CALC.replace("-", "+"), ("add adds",))
@@ -131,7 +132,7 @@ def test_repeating_a_failed_call_gets_a_hint(project: Path):
 def test_answer_without_tools_ends_the_task(project: Path):
     model = ScriptedModel([turn(say="There is nothing to fix.")])
     proposal = asyncio.run(session(project, model).run("check add"))
-    assert proposal.outcome.ending == Ending.ANSWERED
+    assert proposal.end.ending == Ending.ANSWERED
     assert proposal.summary == "There is nothing to fix."
 
 
@@ -139,14 +140,14 @@ def test_step_limit(project: Path):
     look = ("view_file", {"path": "calc.py", "start_line": None, "end_line": None})
     model = ScriptedModel([turn(look)] * 5)
     proposal = asyncio.run(session(project, model, max_steps=3).run("look"))
-    assert proposal.outcome.ending == Ending.STEP_LIMIT
+    assert proposal.end.ending == Ending.STEP_LIMIT
     assert proposal.steps == 3
 
 
 def test_unusable_calls_in_a_row_end_the_task(project: Path):
     model = ScriptedModel([turn(("bogus", {}))] * 5)
     proposal = asyncio.run(session(project, model).run("x"))
-    assert proposal.outcome.ending == Ending.MALFORMED
+    assert proposal.end.ending == Ending.MALFORMED
     assert proposal.steps == 3
 
 
@@ -157,7 +158,7 @@ class Unreachable:
 
 def test_model_failure_is_an_ending_not_an_exception(project: Path):
     proposal = asyncio.run(session(project, Unreachable()).run("x"))
-    assert proposal.outcome.ending == Ending.MODEL_ERROR
+    assert proposal.end.ending == Ending.MODEL_ERROR
     assert "Cannot reach" in proposal.summary
 
 
@@ -186,9 +187,9 @@ def test_cancelling_keeps_the_overlay_and_a_partial_proposal(project: Path):
             await task
 
     asyncio.run(cancel_midway())
-    from agent.proposal import Outcome
+    from agent.proposal import RunEnd
 
-    partial = s.proposal(Outcome(Ending.CANCELLED, "Cancelled."))
+    partial = s.proposal(RunEnd(Ending.CANCELLED, "Cancelled."))
     assert [c.after for c in partial.changes] == [CALC.replace("-", "+")]
     entries = read_trace(partial.trace)
     assert entries[-1]["ending"] == "cancelled"
@@ -288,7 +289,7 @@ def test_a_patch_written_as_the_answer_is_sent_back_to_the_tool(project: Path):
         ]
     )
     proposal = asyncio.run(session(project, model).run("fix add"))
-    assert proposal.outcome.ending == Ending.FINISHED
+    assert proposal.end.ending == Ending.FINISHED
     assert [(c.path, c.after) for c in proposal.changes] == [("calc.py", CALC.replace("-", "+"))]
     told = [m.content for m in model.requests[1] if m.role == "user"]
     assert told == ["fix add", PATCH_IN_ANSWER]
@@ -297,6 +298,6 @@ def test_a_patch_written_as_the_answer_is_sent_back_to_the_tool(project: Path):
 def test_a_model_that_keeps_answering_with_patches_is_stopped(project: Path):
     model = ScriptedModel([turn(say=PATCH)] * MALFORMED_LIMIT)
     proposal = asyncio.run(session(project, model).run("fix add"))
-    assert proposal.outcome.ending == Ending.MALFORMED
+    assert proposal.end.ending == Ending.MALFORMED
     assert proposal.changes == ()
     assert len(model.requests) == MALFORMED_LIMIT

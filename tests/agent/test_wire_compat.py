@@ -303,7 +303,7 @@ def test_a_call_cut_off_at_max_tokens_is_reported_as_cut_off(openai_server, calc
     assert "not valid JSON" not in answer["content"]
     [first] = [e for e in events if isinstance(e, ToolFinished)][:1]
     assert not first.ok and "cut off" in first.summary
-    assert proposal.outcome.ending == Ending.FINISHED
+    assert proposal.end.ending == Ending.FINISHED
     assert [(c.path, c.after) for c in proposal.changes] == [("calc.py", FIXED)]
 
 
@@ -312,9 +312,9 @@ def test_a_text_answer_cut_off_at_max_tokens_says_so(openai_server, calc, tmp_pa
 
     proposal = run_task(openai_server, calc, tmp_path / "traces", [])
 
-    assert proposal.outcome.ending == Ending.ANSWERED
-    assert proposal.outcome.message.startswith("The answer was cut off at the endpoint's token")
-    assert proposal.outcome.message.endswith("The fix is to change the minus in")
+    assert proposal.end.ending == Ending.ANSWERED
+    assert proposal.end.message.startswith("The answer was cut off at the endpoint's token")
+    assert proposal.end.message.endswith("The fix is to change the minus in")
 
 
 def test_the_loop_shows_thinking_and_argument_growth(openai_server, calc, tmp_path):

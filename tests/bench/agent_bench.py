@@ -281,7 +281,7 @@ def _step_times(root: Path, tool: str, paths: list[str]) -> list[float]:
     starts.append(time.perf_counter())
     session.ctx.runner.close()
     shutil.rmtree(settings.trace_dir, ignore_errors=True)
-    ending = proposal.outcome.ending
+    ending = proposal.end.ending
     expect(ending == Ending.FINISHED, f"{tool} session ended {ending.name}")
     expect(len(finished) == STEPS + 1, f"{tool}: {len(finished)} calls, expected {STEPS + 1}")
     for event in finished:

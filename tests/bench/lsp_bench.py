@@ -7,7 +7,7 @@ Sections
     The proposal comes from the agent's own ``Overlay`` and ``proposal_of``,
     as in the server. Also timed: the same build without annotations, the
     hunks worked out from the two texts alone (``StagedText.change`` of the
-    50 files, what a ``FileChange`` without staged hunks costs) and the WorkspaceEdit turned into JSON (lsprotocol's
+    50 files, what a ``ProposedChange`` without staged hunks costs) and the WorkspaceEdit turned into JSON (lsprotocol's
     converter and ``json.dumps``, as pygls sends it). The baseline, timed in
     the same run, is ``difflib.unified_diff`` of the same 50 before/after
     pairs: what any diff view of the proposal costs.
@@ -81,7 +81,7 @@ from pytest_lsp.client import make_test_lsp_client  # noqa: E402
 
 from agent.conversation import Usage  # noqa: E402
 from agent.hunks import Hunk, StagedText  # noqa: E402
-from agent.proposal import Ending, Outcome, Proposal, proposal_of  # noqa: E402
+from agent.proposal import Ending, Proposal, RunEnd, proposal_of  # noqa: E402
 from agent.workspace import Overlay  # noqa: E402
 from lsp_server import positions, workspace_edit  # noqa: E402
 from lsp_server.documents import uri_of  # noqa: E402
@@ -171,8 +171,8 @@ def ledger_proposal(root: Path) -> Proposal:
             text = overlay.text(path)
             assert text is not None
             overlay.stage(path, text.replace(old, new), description)
-    outcome = Outcome(Ending.FINISHED, "Ledgers round to cents.")
-    return proposal_of(overlay, outcome, Usage(), FILES + 1, None)
+    end = RunEnd(Ending.FINISHED, "Ledgers round to cents.")
+    return proposal_of(overlay, end, Usage(), FILES + 1, None)
 
 
 def check_edit(edit: types.WorkspaceEdit, root: Path) -> None:

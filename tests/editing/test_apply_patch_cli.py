@@ -18,7 +18,7 @@ UPDATE_A = """\
 
 def surehand(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "editing.cli", *args],
+        [sys.executable, "-m", "editing.disk.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -17,7 +17,7 @@ from collections.abc import Callable
 import pytest
 
 from editing import apply_edit
-from editing.corpus import Case, load_cases
+from editing.disk.corpus import Case, load_cases
 from editing.punctuation import fold
 from tests.editing.support import CORPUS
 

@@ -1,4 +1,4 @@
-"""Every case of the edit corpus, scored with the same rules as ``editing.eval``.
+"""Every case of the edit corpus, scored with the same rules as ``editing.disk.eval``.
 
 The corpus in ``tests/edit-corpus`` is the shared one (``pub-*``, format in its
 FORMAT.md) and the project's own cases for families that once failed (``fam-*``).
@@ -6,7 +6,7 @@ FORMAT.md) and the project's own cases for families that once failed (``fam-*``)
 
 import pytest
 
-from editing.corpus import SUPPORTED_TOOLS, Case, load_cases, run, verdict
+from editing.disk.corpus import SUPPORTED_TOOLS, Case, load_cases, run, verdict
 from tests.editing.support import CORPUS
 
 CASES = load_cases(CORPUS)

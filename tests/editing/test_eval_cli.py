@@ -1,4 +1,4 @@
-"""``python -m editing.eval``: the report, the JSON record and the exit status."""
+"""``python -m editing.disk.eval``: the report, the JSON record and the exit status."""
 
 import json
 import subprocess
@@ -20,7 +20,10 @@ def write_case(directory: Path, case_id: str, request: dict, expect: dict) -> No
 
 def run_eval(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "editing.eval", *args], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "editing.disk.eval", *args],
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 

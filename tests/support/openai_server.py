@@ -206,6 +206,12 @@ class ScriptedServer:
         return [r for r in self.requests if r.path == "/v1/chat/completions"]
 
     @property
+    def open_connections(self) -> int:
+        """Client connections being served now (a kept-alive one counts until the client closes it)."""
+        with self._lock:
+            return len(self._connections)
+
+    @property
     def base_url(self) -> str:
         """The URL clients take as ``base_url``; still valid for assertions after stop."""
         if not self._port:

@@ -29,7 +29,7 @@ import {
 } from './decide';
 import { SCHEME, type ProposalDocuments } from './documents';
 import { parseProposal, ProposalError, textSources, type Decision, type FileReview, type Proposal } from './model';
-import type { ReviewedHunk, TextDocumentEdit, WorkspaceEdit } from './protocol';
+import type { ReviewedHunk, WorkspaceEdit } from './protocol';
 import { nextStop, stopAfter, stopAt, type Cursor, type Stop } from './navigate';
 import { followChanges } from './shift';
 import type { Status } from '../status';
@@ -187,7 +187,9 @@ export class ReviewController implements vscode.Disposable {
 
   dispose(): void {
     this.abort();
-    this.subscriptions.forEach((s) => s.dispose());
+    this.subscriptions.forEach((s) => {
+      s.dispose();
+    });
     this.changed.dispose();
   }
 
@@ -305,7 +307,7 @@ function staleVersion(edit: WorkspaceEdit, open: ReadonlyMap<string, vscode.Text
     if (!('textDocument' in change)) {
       continue;
     }
-    const { uri, version } = (change as TextDocumentEdit).textDocument;
+    const { uri, version } = change.textDocument;
     const document = open.get(vscode.Uri.parse(uri).toString());
     if (version !== null && document !== undefined && document.version !== version) {
       return uri;

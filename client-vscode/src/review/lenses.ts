@@ -45,7 +45,9 @@ export class ReviewLenses implements vscode.CodeLensProvider, vscode.Disposable 
   }
 
   dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
+    this.subscriptions.forEach((s) => {
+      s.dispose();
+    });
     this.changed.dispose();
   }
 }

@@ -86,7 +86,9 @@ export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.
   }
 
   dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
+    this.subscriptions.forEach((s) => {
+      s.dispose();
+    });
     this.changed.dispose();
   }
 }

@@ -56,7 +56,9 @@ export class ReviewView implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
+    this.subscriptions.forEach((s) => {
+      s.dispose();
+    });
     this.threads.forEach((t) => t.dispose());
     this.comments.dispose();
     this.removed.dispose();

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .edit import Edit, apply_edit, apply_edits
-from .errors import EditError
-from .patch import apply_patch
-from .write import check_write
+from ..edit import Edit, EditResult, apply_edit, apply_edits
+from ..errors import EditError
+from ..patch import apply_patch
+from ..write import WriteResult, check_write
 
 SUPPORTED_TOOLS = ("edit", "multi_edit", "write", "patch")
 
@@ -46,7 +46,7 @@ class Case:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class CaseResult:
     """What the engine did with a case: ``files`` maps every touched path to its content."""
 
     outcome: str  # applied | refused | skipped
@@ -59,18 +59,19 @@ def load_cases(directory: Path) -> list[Case]:
     return [Case.load(path) for path in sorted(directory.glob("*.json"))]
 
 
-def run(case: Case) -> Outcome:
+def run(case: Case) -> CaseResult:
     """Apply the case's request to its files with the engine."""
     request = case.request
     tool = request["tool"]
     if tool not in SUPPORTED_TOOLS:
-        return Outcome("skipped", message=f"tool {tool!r} is not supported yet")
+        return CaseResult("skipped", message=f"tool {tool!r} is not supported yet")
     path = request.get("path", "")
     text = case.files.get(path)
+    result: EditResult | WriteResult
     try:
         if tool == "patch":
             patched = apply_patch(request["patch"], case.files.get)
-            return Outcome("applied", message=patched.message, files=patched.files)
+            return CaseResult("applied", message=patched.message, files=patched.files)
         if tool == "edit":
             result = apply_edit(
                 text,
@@ -87,11 +88,11 @@ def run(case: Case) -> Outcome:
         else:
             result = check_write(text, request["content"], path=path)
     except EditError as error:
-        return Outcome("refused", str(error.reason), error.message)
-    return Outcome("applied", message=result.message, files={path: result.text})
+        return CaseResult("refused", str(error.reason), error.message)
+    return CaseResult("applied", message=result.message, files={path: result.text})
 
 
-def verdict(case: Case, outcome: Outcome) -> str:
+def verdict(case: Case, outcome: CaseResult) -> str:
     """correct | missed | corrupt | skipped."""
     if outcome.outcome == "skipped":
         return "skipped"
@@ -103,7 +104,7 @@ def verdict(case: Case, outcome: Outcome) -> str:
     return "correct" if workspace_after(case, outcome) == expected_workspace(case) else "corrupt"
 
 
-def workspace_after(case: Case, outcome: Outcome) -> dict[str, str]:
+def workspace_after(case: Case, outcome: CaseResult) -> dict[str, str]:
     return _overlay(case.files, outcome.files)
 
 

@@ -1,4 +1,4 @@
-"""Edits whose old and new both use elision lines for unchanged code.
+"""Edits split at their elision lines: old and new both use one for unchanged code.
 
 ``old`` = ``A / # ... / B`` with ``new`` = ``A' / # ... / B'`` means: find A,
 then B after it, keep what lies between, and replace A by A' and B by B'.
@@ -39,14 +39,17 @@ class _Link:
     found: Located
 
 
-def plan_elided(doc: Document, old: str, new: str, path: str) -> tuple[list[Replacement], Level]:
+def plan_split_edit(
+    doc: Document, old: str, new: str, path: str
+) -> tuple[list[Replacement], Level]:
     """Replacements for an edit whose old has elision lines paired in new."""
     segments = _segments(old, new, path)
     first = matcher.locate(doc, segments[0].old)
+    links = [_Link(start, first) for start in first.matches] if first else []
     chains = []
     ambiguous_at = None
-    for start in first.matches if first else ():
-        chain = _chain(doc, _Link(start, first), segments)
+    for link in links:
+        chain = _chain(doc, link, segments)
         if isinstance(chain, int):
             ambiguous_at = chain
         elif chain:

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeAlias
 
+from ..errors import EditError, PatchParseError
+from ..patch import apply_patch, parse_patch
 from . import eval as corpus_eval
-from .errors import EditError, PatchParseError
-from .files import Workdir
-from .patch import apply_patch, parse_patch
+from .workdir import Workdir
 
 EXIT_APPLIED, EXIT_REFUSED, EXIT_PARSE_ERROR = 0, 1, 2
 
+# what add_subparsers returns (generic only to the type checker)
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+Handler = Callable[[argparse.Namespace], int]  # each command's ``handler`` default
 
-def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+
+def add_commands(commands: Commands) -> None:
     """Register ``eval`` and ``apply-patch`` on a ``surehand`` command line."""
     evaluate = commands.add_parser(
         "eval",
@@ -48,11 +54,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The edit engine's commands alone (``python -m editing.cli``)."""
+    """The edit engine's commands alone (``python -m editing.disk.cli``)."""
     parser = argparse.ArgumentParser(prog="surehand", description="surehand edit engine")
     add_commands(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
     args = parser.parse_args(argv)
-    return args.handler(args)
+    handler: Handler = args.handler
+    return handler(args)
 
 
 def apply_patch_command(source: str, directory: Path, *, dry_run: bool) -> int:

@@ -1,4 +1,4 @@
-"""Score the engine on an edit corpus: ``python -m editing.eval DIR [--json FILE]``.
+"""Score the engine on an edit corpus: ``python -m editing.disk.eval DIR [--json FILE]``.
 
 Prints a line for every case that is not correct (id, verdict, outcome,
 reason and a short diff), a table per category, and last ``N passed, M
@@ -15,7 +15,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .corpus import Case, Outcome, expected_workspace, load_cases, run, verdict, workspace_after
+from .corpus import Case, CaseResult, expected_workspace, load_cases, run, verdict, workspace_after
 
 VERDICTS = ("correct", "missed", "corrupt", "skipped")
 _DIFF_LINES = 12
@@ -40,7 +40,7 @@ def command(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m editing.eval", description=DESCRIPTION, epilog=EPILOG
+        prog="python -m editing.disk.eval", description=DESCRIPTION, epilog=EPILOG
     )
     add_arguments(parser)
     return command(parser.parse_args(argv))
@@ -69,7 +69,7 @@ def evaluate(directory: Path, *, json_path: Path | None = None, strict: bool = F
     return 1 if totals["corrupt"] or (strict and totals["missed"]) else 0
 
 
-def _record(case: Case, outcome: Outcome, result: str) -> dict[str, object]:
+def _record(case: Case, outcome: CaseResult, result: str) -> dict[str, object]:
     return {
         "id": case.id,
         "outcome": outcome.outcome,
@@ -80,7 +80,7 @@ def _record(case: Case, outcome: Outcome, result: str) -> dict[str, object]:
     }
 
 
-def _describe(case: Case, outcome: Outcome, result: str) -> str:
+def _describe(case: Case, outcome: CaseResult, result: str) -> str:
     head = f"{case.id}: {result} ({outcome.outcome}"
     head += f" {outcome.reason})" if outcome.reason else ")"
     if result == "missed":

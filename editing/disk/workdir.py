@@ -1,9 +1,9 @@
-"""Files inside one directory, for the command line: the engine's only I/O.
+"""Files inside one directory, for the command line.
 
 Every path a request names is relative to the directory and must stay in
-it: absolute paths, ``..``, ``.git/`` and symlinks that lead out are
-refused. Only UTF-8 text up to ``MAX_BYTES`` is read (bytes as they are: a
-CRLF file stays CRLF, a BOM stays). Writes go to a temporary file in the
+it (the rule is ``paths``): absolute paths, ``..``, ``.git/`` and symlinks
+that lead out are refused. Only UTF-8 text up to ``MAX_BYTES`` is read
+(bytes as they are: a CRLF file stays CRLF, a BOM stays). Writes go to a temporary file in the
 same folder that is then renamed over the target, so a file is never left
 half written; all files are staged before the first rename.
 """
@@ -13,34 +13,12 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from .errors import InvalidRequest
+from ..errors import InvalidRequest
+from .paths import OutsideRoot, resolve_inside
 
 MAX_BYTES = 8 * 1024 * 1024
-
-
-class OutsideRoot(ValueError):
-    def __init__(self, why: str) -> None:
-        super().__init__(why)
-        self.why = why
-
-
-def resolve_inside(root: Path, relative: str) -> Path:
-    """``root / relative`` if it stays inside ``root`` (a resolved path), else ``OutsideRoot``.
-
-    Refuses empty and absolute paths, ``..`` and symlinks (of the path or
-    any folder on it) that lead out of ``root``.
-    """
-    pure = PurePosixPath(relative.replace("\\", "/"))
-    if not relative.strip() or pure.is_absolute() or Path(relative).is_absolute():
-        raise OutsideRoot("is not a path relative to the directory")
-    if ".." in pure.parts:
-        raise OutsideRoot("goes outside the directory with '..'")
-    path = root.joinpath(*pure.parts)
-    if not path.resolve().is_relative_to(root):
-        raise OutsideRoot("leads outside the directory through a symbolic link")
-    return path
 
 
 class NotText(ValueError):
@@ -72,12 +50,9 @@ class Workdir:
     def resolve(self, relative: str) -> Path:
         """The absolute path for ``relative``, or a refusal when it leaves the directory."""
         try:
-            path = resolve_inside(self.root, relative)
+            return resolve_inside(self.root, relative, to_change=True)
         except OutsideRoot as error:
             raise _refuse(relative, error.why) from None
-        if ".git" in path.relative_to(self.root).parts:
-            raise _refuse(relative, "is inside .git, which is not edited")
-        return path
 
     def read(self, relative: str) -> str | None:
         """The text of a file, None when there is none; refuses what is not text."""
