@@ -64,7 +64,11 @@ def _flag(spec: Field[Any]) -> str:
 
 
 def _shown_default(spec: Field[Any]) -> str:
-    value = spec.default if spec.default is not MISSING else spec.default_factory()  # type: ignore[misc]
+    if spec.default is not MISSING:
+        value: Any = spec.default
+    else:
+        assert spec.default_factory is not MISSING, spec.name
+        value = spec.default_factory()
     if isinstance(value, bool):
         return f"`{str(value).lower()}`"
     if isinstance(value, float):
