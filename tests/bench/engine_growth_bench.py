@@ -9,10 +9,12 @@ What it measures
       ``@@ def render_<n>`` anchor), where every function has the same body,
       so each chunk's context occurs all over the file. Baseline: a linear
       scan, ``str.find`` of each chunk's old lines from where the previous
-      one ended.
+      one ended, in Python: the file's lines walked once, each compared with
+      the chunk's first line.
     - ``long_old``: ``editing.apply_edit`` of one edit whose old is a block of
       that many lines (code-like, with repeated lines), new the same block
-      with every 50th line changed. Baseline: ``str.find`` of old.
+      with every 50th line changed, in a file ten times as long. Baseline:
+      ``str.find`` of old.
     - ``replace_all_inside_new``: ``replace_all`` of ``compute(a)`` by
       ``compute(a) or 0`` in a file where half the lines already have the new
       text (old occurs inside new: those must be left alone). Baseline:
@@ -75,7 +77,7 @@ def _render(n: int) -> list[str]:
 def patch_row(chunks: int) -> Row:
     text = "".join(line + "\n" for n in range(chunks) for line in _render(n))
     parts = ["*** Begin Patch", "*** Update File: gen.py"]
-    olds = []
+    olds: list[list[str]] = []
     for n in range(chunks):
         parts += [
             f"@@ def render_{n}(self):",
@@ -84,7 +86,7 @@ def patch_row(chunks: int) -> Row:
             "+    for item in self.items():",
             "         total += item.price",
         ]
-        olds.append("    total = 0\n    for item in self.items:\n        total += item.price\n")
+        olds.append(["    total = 0", "    for item in self.items:", "        total += item.price"])
     parts.append("*** End Patch")
     patch = "\n".join(parts) + "\n"
     expected = text.replace("self.items:", "self.items():")
@@ -92,11 +94,15 @@ def patch_row(chunks: int) -> Row:
     def engine() -> object:
         return apply_patch(patch, lambda path: text if path == "gen.py" else None)
 
+    lines = text.split("\n")
+
     def baseline() -> object:
-        cursor = 0
+        at = 0
         for old in olds:
-            cursor = text.find(old, cursor) + len(old)
-        return cursor
+            while lines[at] != old[0] or lines[at : at + len(old)] != old:
+                at += 1
+            at += len(old)
+        return at
 
     def check() -> None:
         result = engine()
@@ -134,7 +140,8 @@ def long_old_row(lines: int) -> Row:
     ]
     if changed == block:
         changed[0] += "  # checked"
-    head = "def long_function():\n"
+    head = "".join(f"def other_{i}():\n    return {i}\n\n" for i in range(3 * lines))
+    head += "def long_function():\n"
     tail = "\n\ndef after():\n    return 1\n"
     old = "\n".join(block) + "\n"
     new = "\n".join(changed) + "\n"
@@ -260,8 +267,8 @@ def main() -> int:
         for name in args.sections:
             make, sizes, unit = PATHS[name]
             previous = None
-            for index, size in enumerate(sizes):
-                size = max(1, int(size * args.scale))
+            for index, base_size in enumerate(sizes):
+                size = max(1, int(base_size * args.scale))
                 row = make(size)
                 row.check()
                 # The largest size runs fewer times: it is the slow one when a path regresses.
