@@ -153,7 +153,12 @@ def _at_anchor(
     if at_anchor is None:
         return scopes
     later = next(
-        (found for s in scopes if (found := matcher.locate(doc, old, s, explain.LISTED))), None
+        (
+            found
+            for s in scopes
+            if (found := matcher.locate(doc, old, s, explain.LISTED, count=False))
+        ),
+        None,
     )
     if later is not None:
         matches = [*at_anchor.matches, *later.matches][: explain.LISTED]

@@ -28,6 +28,7 @@ EXAMPLES = settings(max_examples=150, deadline=None, database=None)
 
 # Few distinct lines, so that everything repeats and overlaps.
 LINES = ["a", "  a", "\ta", "a  ", "    a", "b", "  b", "", "  ", "a b", " a"]
+LINES += ["\u201ca\u201d", "a\u00a0", "\u2003a", "a\r"]  # typographic, odd spaces, a lone CR
 
 
 @st.composite
@@ -43,7 +44,7 @@ def olds(draw: st.DrawFn, text: str) -> str:
     lines = text.split("\n")
     kind = draw(st.sampled_from(["slice", "made", "fragment"]))
     if kind == "fragment":
-        return draw(st.sampled_from(["a", " a", "a ", "b", "a b", "  a"]))
+        return draw(st.sampled_from(["a", " a", "a ", "b", "a b", "  a", "\u201ca\u201d", '"a"']))
     if kind == "slice" and lines:
         start = draw(st.integers(0, len(lines) - 1))
         picked = lines[start : start + draw(st.integers(1, 3))]
@@ -72,6 +73,8 @@ def _view_lines(view: str) -> list[tuple[int, str]]:
 
 
 def _naive_exact(view: str, old: str) -> list[int]:
+    if not old:
+        return []
     starts = []
     for start in range(len(view)):
         if not view.startswith(old, start):
@@ -334,7 +337,9 @@ def test_the_reports_diff_turns_the_old_lines_into_the_new(data: st.DataObject) 
         result = apply_edit(text, old, new, replace_all=True)
     except EditError:
         return
-    before, after = text.split("\n")[:-1], result.text.split("\n")[:-1]
+    # The diff shows lines as the matcher sees them (CRLF as LF).
+    before = Document(text).view.split("\n")[:-1]
+    after = Document(result.text).view.split("\n")[:-1]
     diff = result.diff.split("\n")[2:-1]
     index = 0
     while index < len(diff):
