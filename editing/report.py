@@ -57,6 +57,17 @@ def _old_lines(view: str, rep: Replacement) -> list[str]:
     return lines
 
 
+def _new_lines(rep: Replacement) -> list[str]:
+    """The lines ``rep.text`` puts in place of the replaced ones.
+
+    A replacement that stops before its last line's newline keeps that
+    newline: its text is that line's new text, one line even when empty.
+    """
+    if rep.ends_line or rep.start == rep.end:
+        return _lines(rep.text)
+    return rep.text.replace("\r\n", "\n").split("\n")
+
+
 def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
     regions = []
     shift = 0
@@ -66,7 +77,7 @@ def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
         line += doc.view.count("\n", counted_to, rep.start)
         counted_to = rep.start
         old_lines = _old_lines(doc.view, rep)
-        new_lines = _lines(rep.text)
+        new_lines = _new_lines(rep)
         opcodes = _aligned(old_lines, new_lines, rep.opcodes)
         regions.append(_Region(rep, line, old_lines, line + shift, new_lines, opcodes))
         shift += len(new_lines) - len(old_lines)
