@@ -60,6 +60,10 @@ def _opcodes(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode]
 def _difflib(old: Sequence[str], new: Sequence[str], *, autojunk: bool) -> list[Opcode]:
     if not old and not new:
         return []
+    if not old or not new or set(old).isdisjoint(new):
+        # No line in common: one change, as difflib would find (without building its index).
+        tag = "replace" if old and new else "delete" if old else "insert"
+        return [(tag, 0, len(old), 0, len(new))]
     return difflib.SequenceMatcher(None, old, new, autojunk=autojunk).get_opcodes()
 
 
