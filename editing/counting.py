@@ -56,9 +56,39 @@ def whole_lines(view: str, old: str, *, indented: bool) -> int | None:
     model_leads = tuple(
         indentation.leading(line) for line, key in zip(old_lines, keys, strict=True) if key
     )
-    runs = _runs(tuple(keys), indented).findall("\n" + view)
-    if not indented:
-        return len(runs)
+    text = "\n" + view
+    runs = _runs(tuple(keys), _ANY if indented else _NONE)
+    found = len(runs.findall(text))
+    if not indented or not found:
+        return found
+    # Most often every run is indented like the first: count those, cheaply.
+    first = runs.search(text)
+    assert first is not None
+    leads = tuple(
+        indentation.leading(line)
+        for line, key in zip(_lines_from(view, first.start(), len(keys)), keys, strict=True)
+        if key
+    )
+    mapped = indentation.infer(list(zip(model_leads, leads, strict=True))) is not None
+    if mapped and len(_runs(tuple(keys), leads).findall(text)) == found:
+        return found
+    return _count_by_indentation(text, tuple(keys), model_leads)
+
+
+def _lines_from(view: str, start: int, count: int) -> list[str]:
+    """``count`` lines of ``view`` from the line start ``start`` on."""
+    lines = []
+    for _ in range(count):
+        end = view.find("\n", start)
+        end = len(view) if end < 0 else end
+        lines.append(view[start:end])
+        start = end + 1
+    return lines
+
+
+def _count_by_indentation(text: str, keys: tuple[str, ...], model_leads: tuple[str, ...]) -> int:
+    """The runs whose indentation maps from old's, each distinct indentation tried once."""
+    runs = _runs(keys, _CAPTURE).findall(text)
     if len(model_leads) == 1:
         runs = [(lead,) for lead in runs]
     found = 0
@@ -80,13 +110,29 @@ def _in_indentation(old: str) -> re.Pattern[str]:
     return re.compile(r"\n[ \t]+?(?=" + re.escape(old) + ")")
 
 
+# How ``_runs`` reads the indentation of a run's non-blank lines.
+_NONE = "none"  # there is none: the line starts with its key
+_ANY = "any"  # any blanks
+_CAPTURE = "capture"  # any blanks, captured
+
+
 @lru_cache(maxsize=16)
-def _runs(keys: tuple[str, ...], indented: bool) -> re.Pattern[str]:
-    """Runs of lines with these keys, at line starts of ``"\\n" + view``; with
-    ``indented`` each non-blank line's indentation is captured."""
+def _runs(keys: tuple[str, ...], leads: str | tuple[str, ...]) -> re.Pattern[str]:
+    """Runs of lines with these keys, at line starts of ``"\\n" + view``.
+
+    ``leads`` is ``_NONE``, ``_ANY``, ``_CAPTURE`` or the non-blank lines'
+    indentations, exactly.
+    """
+    given = iter(leads if isinstance(leads, tuple) else ())
     parts = []
     for key in keys:
-        lead = "([ \t]*)" if indented and key else ""
+        lead = ""
+        if key and leads == _ANY:
+            lead = "[ \t]*"
+        elif key and leads == _CAPTURE:
+            lead = "([ \t]*)"
+        elif key and isinstance(leads, tuple):
+            lead = re.escape(next(given))
         parts.append(lead + re.escape(key) + r"[^\S\n]*")
     # A final newline ends the last line; it does not start another one.
     return re.compile(r"\n(?=" + r"\n(?!\Z)".join(parts) + r"(?:\n|\Z))")
