@@ -11,18 +11,81 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from itertools import pairwise
+
 from . import matcher, punctuation
 from .document import Document
 from .matcher import EVERYWHERE, Level, Located, Match, Scope
 
+_NEARBY = 4  # matches up to which copies are looked for only around each match
+
+
+def could_be_inside(old: str, new: str) -> bool:
+    """Whether a match of old can sit inside a copy of new at all."""
+    return bool(new.strip()) and _compact(old) in _compact(new)
+
+
+def all_inside(doc: Document, located: Located, new: str) -> bool:
+    """Whether every match in ``located.matches`` sits inside a copy of new."""
+    if not could_be_inside(located.old, new):
+        return False
+    return all(_inside_nearby(doc, located, new, [match]) for match in located.matches)
+
 
 def inside_new(doc: Document, located: Located, new: str) -> dict[Match, Match]:
-    """The matches of old that sit inside a copy of new already in the file, with that copy."""
-    if not new.strip() or _compact(located.old) not in _compact(new):
+    """The matches of old that sit inside a copy of new already in the file, with that copy
+    (the first copy, in file order, that holds the match)."""
+    if not could_be_inside(located.old, new):
         return {}
-    copies = matcher.find(doc, new, located.level)
+    if len(located.matches) <= _NEARBY:
+        return _inside_nearby(doc, located, new, located.matches)
+    return _inside_sorted(located.matches, matcher.find(doc, new, located.level))
+
+
+def _inside_nearby(
+    doc: Document, located: Located, new: str, matches: Sequence[Match]
+) -> dict[Match, Match]:
+    """Each match's copy, looked for only where a copy holding it can start."""
     inside: dict[Match, Match] = {}
-    for match in located.matches:
+    reach = new.count("\n") + 1  # lines a copy of new spans at most
+    for match in matches:
+        first = match.start
+        for _ in range(reach):
+            if first == 0:
+                break
+            first = doc.view.rfind("\n", 0, first - 1) + 1
+        copies = matcher.iter_matches(doc, new, located.level, first, match.start)
+        copy = next((c for c in copies if c.start <= match.start and match.end <= c.end), None)
+        if copy is not None:
+            inside[match] = copy
+    return inside
+
+
+def _inside_sorted(matches: Sequence[Match], copies: list[Match]) -> dict[Match, Match]:
+    """Each match's copy in one pass over copies in file order.
+
+    Copies of one text at one level end in the order they start, so the
+    copies that hold a match are those from the first that ends at or after
+    it to the last that starts at or before it; the first of them is the copy.
+    """
+    ends = [c.end for c in copies]
+    if any(a > b for a, b in pairwise(ends)):
+        return _inside_each(matches, copies)
+    starts = [c.start for c in copies]
+    inside: dict[Match, Match] = {}
+    for match in matches:
+        first = bisect_left(ends, match.end)
+        if first < bisect_right(starts, match.start):
+            inside[match] = copies[first]
+    return inside
+
+
+def _inside_each(matches: Sequence[Match], copies: list[Match]) -> dict[Match, Match]:
+    """Each match's copy, every copy tried (the reference the passes above agree with)."""
+    inside: dict[Match, Match] = {}
+    for match in matches:
         copy = next((c for c in copies if c.start <= match.start and match.end <= c.end), None)
         if copy is not None:
             inside[match] = copy

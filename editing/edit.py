@@ -134,11 +134,14 @@ def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
     located, old, new, notes = _locate(doc, old, new)
     if located is None:
         return _plan_unmatched(doc, old, new, path, notes=notes, replace_all=edit.replace_all)
+    if not located.complete and (edit.replace_all or applied.all_inside(doc, located, new)):
+        matches = matcher.find(doc, located.old, located.level)
+        located = dataclasses.replace(located, matches=tuple(matches), total=len(matches))
 
     matches = _not_yet_applied(doc, located, new, edit.replace_all, path)
-    if len(matches) > 1 and not edit.replace_all:
+    if located.count > 1 and not edit.replace_all:
         raise Ambiguous(
-            explain.ambiguous(doc, located, matches, path),
+            explain.ambiguous(doc, located, matches, path, count=located.count),
             path=path,
             line=doc.line_number(matches[0].start),
         )
@@ -178,18 +181,19 @@ def _check_request(old: str, new: str, path: str) -> None:
 def _locate(doc: Document, old: str, new: str) -> tuple[Located | None, str, str, list[str]]:
     """Matches of old, else of old without the line-number prefixes it carries.
 
-    Returns the matches (None when there are none), old and new as they were
+    Returns the matches (None when there are none; only the first ones
+    the refusal would list, with their count, when there are more), old and new as they were
     read (prefixes stripped: they are no part of the text; new unescaped
     like old), and notes for the model.
     """
-    located = matcher.locate(doc, old)
+    located = matcher.locate(doc, old, limit=explain.LISTED)
     notes = []
     if located is None:
         stripped = line_numbers.strip_request(old, new)
         if stripped is not None:
             old, new, _ = stripped
             notes.append(messages.LINE_NUMBERS_NOTE)
-            located = matcher.locate(doc, old)
+            located = matcher.locate(doc, old, limit=explain.LISTED)
     if located is not None and located.escapes:
         new = unescape(new, located.escapes)
     return located, old, new, notes
@@ -239,6 +243,8 @@ def _not_yet_applied(
     inside it; applying would give ``x + 1 + 1``.
     """
     matches = list(located.matches)
+    if not located.complete:
+        return matches  # only the first of many places, not all inside copies of new
     inside = applied.inside_new(doc, located, new)
     remaining = [m for m in matches if m not in inside]
     if inside and (not remaining or (not replace_all and len(matches) == 1)):

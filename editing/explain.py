@@ -31,13 +31,23 @@ def lines_of(doc: Document, matches: Sequence[Match]) -> str:
     return messages.line_spans(spans, columns)
 
 
-def ambiguous(doc: Document, located: Located, matches: list[Match], path: str) -> str:
-    """Every place old matches, for the model to pick one with more context."""
-    where = lines_of(doc, matches[:20])
-    where += f", and {len(matches) - 20} more" if len(matches) > 20 else ""
+LISTED = 20  # places an ambiguous refusal names; it counts the others
+
+
+def ambiguous(
+    doc: Document, located: Located, matches: list[Match], path: str, count: int | None = None
+) -> str:
+    """Every place old matches, for the model to pick one with more context.
+
+    ``count`` is how many places there are when ``matches`` holds only the
+    first ``LISTED`` of them.
+    """
+    count = len(matches) if count is None else count
+    where = lines_of(doc, matches[:LISTED])
+    where += f", and {count - LISTED} more" if count > LISTED else ""
     level = located.reported_level
     how = f" ({messages.LEVEL_NOTES[level.label]})" if level > Level.EXACT else ""
-    return messages.AMBIGUOUS.format(path=path, count=len(matches), how=how, where=where)
+    return messages.AMBIGUOUS.format(path=path, count=count, how=how, where=where)
 
 
 def not_found(

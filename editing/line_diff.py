@@ -4,29 +4,132 @@ A diff of repeated lines can align them in several ways; keeping the common
 first and last lines where they are keeps their bytes (and line endings)
 there. Used by the engine when it writes the model's new lines and by the
 agent when it finds an edit's hunk inside the lines it replaced.
+
+Between the common ends it is ``difflib``'s diff. A long middle (thousands of
+lines) is first cut at the lines that occur exactly once on each side, in
+the same order (as patience diff does), and each piece between two such
+lines is diffed on its own: ``difflib`` grows with the square of the lines
+that repeat, which a whole block rewritten by a model has many of.
 """
 
 from __future__ import annotations
 
 import difflib
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Sequence
 
 Opcode = tuple[str, int, int, int, int]  # difflib's: tag, old start, old end, new start, new end
 
+# Middles of up to this many line pairs (old lines x new lines) go to difflib whole.
+_WHOLE = 250_000
+
 
 def line_opcodes(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
     """difflib's opcodes of ``old`` -> ``new``, the common head and tail matched directly."""
+    return merged(_opcodes(old, new, (0, len(old), 0, len(new))))
+
+
+Span = tuple[int, int, int, int]  # old[a1:a2] against new[b1:b2]
+
+
+def _opcodes(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode]:
+    """The opcodes of ``old[a1:a2]`` -> ``new[b1:b2]``, at their offsets."""
+    a1, a2, b1, b2 = span
     head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
+    while head < min(a2 - a1, b2 - b1) and old[a1 + head] == new[b1 + head]:
         head += 1
     tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+    while tail < min(a2 - a1, b2 - b1) - head and old[a2 - 1 - tail] == new[b2 - 1 - tail]:
         tail += 1
-    middle = difflib.SequenceMatcher(
-        None, old[head : len(old) - tail], new[head : len(new) - tail], autojunk=False
-    ).get_opcodes()
-    opcodes: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
-    opcodes += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle]
+    opcodes: list[Opcode] = [("equal", a1, a1 + head, b1, b1 + head)] if head else []
+    m1, m2, n1, n2 = a1 + head, a2 - tail, b1 + head, b2 - tail
+    if (m2 - m1) * (n2 - n1) <= _WHOLE:
+        middle = _difflib(old[m1:m2], new[n1:n2], autojunk=False)
+    else:
+        middle = _anchored(old, new, (m1, m2, n1, n2))
+    if middle is None:
+        # No line to cut at: difflib with its popular-line heuristic stays near-linear.
+        middle = _difflib(old[m1:m2], new[n1:n2], autojunk=True)
+    opcodes += [(t, i1 + m1, i2 + m1, j1 + n1, j2 + n1) for t, i1, i2, j1, j2 in middle]
     if tail:
-        opcodes.append(("equal", len(old) - tail, len(old), len(new) - tail, len(new)))
+        opcodes.append(("equal", a2 - tail, a2, b2 - tail, b2))
     return opcodes
+
+
+def _difflib(old: Sequence[str], new: Sequence[str], *, autojunk: bool) -> list[Opcode]:
+    if not old and not new:
+        return []
+    if not old or not new or set(old).isdisjoint(new):
+        # No line in common: one change, as difflib would find (without building its index).
+        tag = "replace" if old and new else "delete" if old else "insert"
+        return [(tag, 0, len(old), 0, len(new))]
+    return difflib.SequenceMatcher(None, old, new, autojunk=autojunk).get_opcodes()
+
+
+def _anchored(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode] | None:
+    """The opcodes of a long middle cut at its unique common lines (offsets
+    relative to ``a1``/``b1``), or None when it has none."""
+    a1, a2, b1, b2 = span
+    counts_old = Counter(old[a1:a2])
+    counts_new = Counter(new[b1:b2])
+    where_new = {line: j for j in range(b1, b2) if counts_new[line := new[j]] == 1}
+    pairs = [
+        (i, where_new[line])
+        for i in range(a1, a2)
+        if counts_old[line := old[i]] == 1 and line in where_new
+    ]
+    anchors = _increasing(pairs)
+    if not anchors:
+        return None
+    opcodes: list[Opcode] = []
+    i, j = a1, b1
+    for ai, bj in [*anchors, (a2, b2)]:
+        if (i, j) != (ai, bj):
+            opcodes += _opcodes(old, new, (i, ai, j, bj))
+        if ai < a2:
+            opcodes.append(("equal", ai, ai + 1, bj, bj + 1))
+        i, j = ai + 1, bj + 1
+    return [(t, i1 - a1, i2 - a1, j1 - b1, j2 - b1) for t, i1, i2, j1, j2 in opcodes]
+
+
+def _increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest run of ``pairs`` (in order of their first item) whose second
+    items increase too (patience sorting)."""
+    tails: list[int] = []  # the smallest last second item of a run of each length
+    tail_at: list[int] = []  # index in pairs of that last pair
+    previous = [-1] * len(pairs)
+    for index, (_, j) in enumerate(pairs):
+        length = bisect_left(tails, j)
+        if length == len(tails):
+            tails.append(j)
+            tail_at.append(index)
+        else:
+            tails[length] = j
+            tail_at[length] = index
+        previous[index] = tail_at[length - 1] if length else -1
+    run = []
+    index = tail_at[-1] if tail_at else -1
+    while index >= 0:
+        run.append(pairs[index])
+        index = previous[index]
+    run.reverse()
+    return run
+
+
+def merged(opcodes: Sequence[Opcode]) -> list[Opcode]:
+    """Opcodes with empty ones dropped and neighbours of one kind joined, as
+    difflib gives them: never two equal ones in a row, nor two changes."""
+    out: list[Opcode] = []
+    for tag, i1, i2, j1, j2 in opcodes:
+        if i1 == i2 and j1 == j2:
+            continue
+        if out and (out[-1][0] == "equal") == (tag == "equal"):
+            _, p1, _, q1, _ = out[-1]
+            joined = tag
+            if tag != "equal":
+                joined = "replace" if i2 > p1 and j2 > q1 else "delete" if i2 > p1 else "insert"
+            out[-1] = (joined, p1, i2, q1, j2)
+        else:
+            out.append((tag, i1, i2, j1, j2))
+    return out

@@ -27,8 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
+from itertools import islice
 
-from . import indentation, punctuation
+from . import counting, indentation, punctuation
 from .document import Document
 from .escapes import Variant, unescape
 from .indentation import IndentMap
@@ -74,10 +75,23 @@ class Located:
     matches: tuple[Match, ...]
     old: str
     escapes: Variant | None = None
+    # How many matches there are in all when ``matches`` holds only the first
+    # ones (``locate``'s ``limit``); None when that was not counted.
+    total: int | None = None
 
     @property
     def reported_level(self) -> Level:
         return Level.ESCAPES if self.escapes else self.level
+
+    @property
+    def count(self) -> int:
+        """How many matches there are (at least ``len(matches)`` when not counted)."""
+        return len(self.matches) if self.total is None else self.total
+
+    @property
+    def complete(self) -> bool:
+        """Whether ``matches`` holds every match."""
+        return self.total == len(self.matches)
 
 
 _KEYS: dict[Level, Callable[[str], str]] = {
@@ -105,6 +119,11 @@ class Scope:
     whole_lines: bool = False
     at_end: bool = False  # only matches followed by nothing but blank lines
 
+    @property
+    def filters(self) -> bool:
+        """Whether ``admits`` asks more of a match than where it starts."""
+        return self.whole_lines or self.at_end
+
     def admits(self, doc: Document, match: Match) -> bool:
         if match.start < self.first or (self.last is not None and match.start > self.last):
             return False
@@ -120,9 +139,21 @@ class Scope:
 EVERYWHERE = Scope()
 
 
-def locate(doc: Document, old: str, scope: Scope = EVERYWHERE) -> Located | None:
-    """All matches of ``old`` in ``scope`` at the strictest level that has any, or None."""
-    located = _locate_plain(doc, old, scope)
+def locate(
+    doc: Document,
+    old: str,
+    scope: Scope = EVERYWHERE,
+    limit: int | None = None,
+    *,
+    count: bool = True,
+) -> Located | None:
+    """All matches of ``old`` in ``scope`` at the strictest level that has any, or None.
+
+    With ``limit`` only the first ``limit`` matches are kept (the search stops
+    there); ``count`` then counts the others into ``Located.total`` without
+    building them.
+    """
+    located = _locate_plain(doc, old, scope, limit, count)
     if located:
         return located
     tried = {old}
@@ -131,40 +162,82 @@ def locate(doc: Document, old: str, scope: Scope = EVERYWHERE) -> Located | None
         if unescaped in tried or not unescaped.strip():
             continue
         tried.add(unescaped)
-        located = _locate_plain(doc, unescaped, scope)
+        located = _locate_plain(doc, unescaped, scope, limit, count)
         if located:
-            return Located(located.level, located.matches, unescaped, variant)
+            return Located(located.level, located.matches, unescaped, variant, located.total)
     return None
 
 
-def _locate_plain(doc: Document, old: str, scope: Scope) -> Located | None:
+def _locate_plain(
+    doc: Document, old: str, scope: Scope, limit: int | None, count: bool
+) -> Located | None:
     for level in _PLAIN_LEVELS:
-        matches = find(doc, old, level)
-        if scope is not EVERYWHERE:
-            matches = [m for m in matches if scope.admits(doc, m)]
-        if matches:
-            return Located(level, tuple(matches), old)
+        found = iter_matches(doc, old, level, scope.first, scope.last)
+        if scope.filters:
+            found = (m for m in found if scope.admits(doc, m))
+        matches = list(found if limit is None else islice(found, limit))
+        if not matches:
+            continue
+        if limit is None or len(matches) < limit:
+            return Located(level, tuple(matches), old, total=len(matches))
+        total = None
+        if count:
+            whole_file = scope.first == 0 and scope.last is None and not scope.filters
+            total = _count(doc, old, level) if whole_file else None
+            if total is None:
+                total = len(matches) + sum(1 for _ in found)
+        return Located(level, tuple(matches), old, total=total)
     return None
 
 
-def find(doc: Document, old: str, level: Level) -> list[Match]:
-    """Every match of ``old`` at exactly one level, in file order."""
+def _count(doc: Document, old: str, level: Level) -> int | None:
+    """How many matches ``find`` gives, counted without building them (None: no fast way)."""
     if level == Level.EXACT:
-        return _find_exact(doc, old)
+        return counting.exact(doc.view, old)
+    if "\n" in old and level in (Level.TRAILING_WHITESPACE, Level.INDENTATION):
+        return counting.whole_lines(doc.view, old, indented=level == Level.INDENTATION)
+    return None
+
+
+def find(
+    doc: Document, old: str, level: Level, first: int = 0, last: int | None = None
+) -> list[Match]:
+    """Every match of ``old`` at exactly one level, in file order (starting in
+    ``view[first:last + 1]``)."""
+    return list(iter_matches(doc, old, level, first, last))
+
+
+def iter_matches(
+    doc: Document, old: str, level: Level, first: int = 0, last: int | None = None
+) -> Iterator[Match]:
+    """The matches of ``find``, one at a time: the search goes no further than asked."""
+    if level == Level.EXACT:
+        return _find_exact(doc, old, first, last)
     if "\n" not in old:
-        return _find_fragment(doc, old, level)
-    return _find_lines(doc, old, level)
+        return _find_fragment(doc, old, level, first, last)
+    return _find_lines(doc, old, level, first, last)
 
 
-def _occurrences(text: str, needle: str) -> Iterator[int]:
-    """Start of every occurrence of ``needle``, overlapping ones included."""
-    pos = text.find(needle)
+def _in_range(matches: Iterator[Match], first: int, last: int | None) -> Iterator[Match]:
+    """The matches starting in ``[first, last]`` of matches in file order."""
+    for match in matches:
+        if last is not None and match.start > last:
+            return
+        if match.start >= first:
+            yield match
+
+
+def _occurrences(text: str, needle: str, first: int = 0, last: int | None = None) -> Iterator[int]:
+    """Start of every occurrence of ``needle`` (overlapping ones included) in
+    ``[first, last]``."""
+    stop = len(text) if last is None else min(len(text), last + len(needle))
+    pos = text.find(needle, first, stop)
     while pos >= 0:
         yield pos
-        pos = text.find(needle, pos + 1)
+        pos = text.find(needle, pos + 1, stop)
 
 
-def _find_exact(doc: Document, old: str) -> list[Match]:
+def _find_exact(doc: Document, old: str, first: int, last: int | None) -> Iterator[Match]:
     """Substring matches, never starting inside a line's indentation.
 
     ``    return x`` is one line of the file when the file has it at that
@@ -173,19 +246,19 @@ def _find_exact(doc: Document, old: str) -> list[Match]:
     matches the last line of a file that has no final newline.
     """
     if not old:
-        return []
+        return
     view = doc.view
-    starts = list(_occurrences(view, old))
-    if old[0] in " \t":
-        starts = [s for s in starts if not _inside_indentation(view, s)]
+    blank_start = old[0] in " \t"
     ends_line = old.endswith("\n")
-    matches = [Match(start, start + len(old), Level.EXACT, ends_line=ends_line) for start in starts]
+    for start in _occurrences(view, old, first, last):
+        if not (blank_start and _inside_indentation(view, start)):
+            yield Match(start, start + len(old), Level.EXACT, ends_line=ends_line)
     body = old[:-1]
     if ends_line and body.strip() and not view.endswith("\n") and view.endswith(body):
         start = len(view) - len(body)
-        if not (old[0] in " \t" and _inside_indentation(view, start)):
-            matches.append(Match(start, len(view), Level.EXACT))
-    return matches
+        in_range = first <= start and (last is None or start <= last)
+        if in_range and not (blank_start and _inside_indentation(view, start)):
+            yield Match(start, len(view), Level.EXACT)
 
 
 def _inside_indentation(view: str, pos: int) -> bool:
@@ -197,34 +270,42 @@ def _inside_indentation(view: str, pos: int) -> bool:
 # -- single-line fragments ------------------------------------------------
 
 
-def _find_fragment(doc: Document, old: str, level: Level) -> list[Match]:
+def _find_fragment(
+    doc: Document, old: str, level: Level, first: int, last: int | None
+) -> Iterator[Match]:
     """Matches of a one-line old with its outer blanks ignored.
 
     An old quoted with blanks before it was quoted from a line's start: it
     only matches text that has nothing but blanks before it on its line.
     """
-    matches = _fragments(doc, old, level)
-    if matches and old[:1].isspace():
-        matches = [m for m in matches if doc.starts_line(m.start)]
+    matches = _fragments(doc, old, level, first, last)
+    if old[:1].isspace():
+        return (m for m in matches if doc.starts_line(m.start))
     return matches
 
 
-def _fragments(doc: Document, old: str, level: Level) -> list[Match]:
+def _fragments(
+    doc: Document, old: str, level: Level, first: int, last: int | None
+) -> Iterator[Match]:
     if level == Level.TRAILING_WHITESPACE:
         core = old.strip(" \t")  # odd spaces are punctuation drift
         if not core or core == old:
-            return []
-        return [Match(s, s + len(core), level, fragment=True) for s in _occurrences(doc.view, core)]
+            return iter(())
+        return (
+            Match(s, s + len(core), level, fragment=True)
+            for s in _occurrences(doc.view, core, first, last)
+        )
     if level == Level.PUNCTUATION:
         core = punctuation.fold(old).strip()
         if not core or (core == old.strip() and doc.is_ascii):
-            return []
+            return iter(())
         if doc.is_ascii:
-            return [
-                Match(s, s + len(core), level, fragment=True) for s in _occurrences(doc.view, core)
-            ]
-        return list(_fragments_in_folded(doc, core))
-    return []
+            return (
+                Match(s, s + len(core), level, fragment=True)
+                for s in _occurrences(doc.view, core, first, last)
+            )
+        return _in_range(_fragments_in_folded(doc, core), first, last)
+    return iter(())
 
 
 def _fragments_in_folded(doc: Document, core: str) -> Iterator[Match]:
@@ -264,7 +345,9 @@ def _unfold_span(line: str, start: int, end: int) -> tuple[int, int] | None:
 # -- whole lines ------------------------------------------------------------
 
 
-def _find_lines(doc: Document, old: str, level: Level) -> list[Match]:
+def _find_lines(
+    doc: Document, old: str, level: Level, first: int, last: int | None
+) -> Iterator[Match]:
     old_lines = old.split("\n")
     ends_with_newline = old_lines[-1] == ""
     if ends_with_newline:
@@ -274,14 +357,27 @@ def _find_lines(doc: Document, old: str, level: Level) -> list[Match]:
     anchor_at = max(range(len(keys)), key=lambda i: len(keys[i]))
     anchor = keys[anchor_at]
     if not anchor:
-        return []
+        return
     if level == Level.PUNCTUATION and doc.is_ascii and old.isascii():
-        return []
+        return
     folded = level == Level.PUNCTUATION and not doc.is_ascii
     text = doc.folded if folded else doc.view
-    matches = []
-    for first, found_spans in _windows(text, anchor, anchor_at, keys, key, count_lines=folded):
-        spans = _view_spans(doc, first, len(found_spans)) if folded else found_spans
+    # The folded text's offsets are not the view's: it is searched whole.
+    begin, stop = (0, None) if folded else (first, _anchor_bound(text, last, anchor_at))
+    windows = _windows(
+        text,
+        anchor,
+        anchor_at,
+        keys,
+        key,
+        count_lines=folded,
+        begin=begin,
+        stop=stop,
+        # A line whose text without trailing blanks is the anchor starts with it.
+        at_line_start=level == Level.TRAILING_WHITESPACE,
+    )
+    for line_index, found_spans in windows:
+        spans = _view_spans(doc, line_index, len(found_spans)) if folded else found_spans
         indent = None
         if level >= Level.INDENTATION:
             pairs = _indent_pairs(doc, old_lines, spans, loose=level == Level.PUNCTUATION)
@@ -289,9 +385,24 @@ def _find_lines(doc: Document, old: str, level: Level) -> list[Match]:
             if indent is None:
                 continue
         start, end = spans[0][0], spans[-1][1]
+        if last is not None and start > last:
+            return
+        if start < first:
+            continue
         ends_line = ends_with_newline and end < len(doc.view)
-        matches.append(Match(start, end + ends_line, level, indent, ends_line=ends_line))
-    return matches
+        yield Match(start, end + ends_line, level, indent, ends_line=ends_line)
+
+
+def _anchor_bound(text: str, last: int | None, anchor_at: int) -> int | None:
+    """Where the anchor line of a window starting at or before ``last`` ends at the latest."""
+    if last is None:
+        return None
+    end = text.find("\n", min(last, len(text)))
+    for _ in range(anchor_at):
+        if end < 0:
+            break
+        end = text.find("\n", end + 1)
+    return len(text) if end < 0 else end
 
 
 def _indent_pairs(
@@ -326,17 +437,23 @@ def _windows(
     key: Callable[[str], str],
     *,
     count_lines: bool,
+    begin: int = 0,
+    stop: int | None = None,
+    at_line_start: bool = False,
 ) -> Iterator[tuple[int, list[tuple[int, int]]]]:
     """Runs of consecutive lines of ``text`` whose keys are ``keys``.
 
     Yields each line's ``(start, end)`` and, with ``count_lines``, the index
-    of the run's first line (-1 otherwise).
+    of the run's first line (-1 otherwise). Only anchor lines starting at or
+    after ``begin`` and ending by ``stop`` are looked at; with ``at_line_start``
+    only anchors that start their line.
     """
     # A final newline ends the last line; it does not start another one.
     limit = len(text) - 1 if text.endswith("\n") else len(text)
+    stop = len(text) if stop is None else stop
     line_index = 0
     counted_to = 0
-    pos = text.find(anchor)
+    pos = _next_anchor(text, anchor, begin, stop, at_line_start)
     while 0 <= pos <= limit:
         start = text.rfind("\n", 0, pos) + 1
         end = text.find("\n", pos)
@@ -350,7 +467,17 @@ def _windows(
                     line_index += text.count("\n", counted_to, start)
                     counted_to = start
                     yield line_index - anchor_at, spans
-        pos = text.find(anchor, end + 1)
+        pos = _next_anchor(text, anchor, end + 1, stop, at_line_start)
+
+
+def _next_anchor(text: str, anchor: str, start: int, stop: int, at_line_start: bool) -> int:
+    """The next occurrence of ``anchor`` in ``text[start:stop]`` (at a line start if asked)."""
+    if not at_line_start:
+        return text.find(anchor, start, stop)
+    if start == 0 and text.startswith(anchor) and len(anchor) <= stop:
+        return 0
+    found = text.find("\n" + anchor, max(start - 1, 0), stop)
+    return found + 1 if found >= 0 else -1
 
 
 def _walk(

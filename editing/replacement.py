@@ -16,14 +16,14 @@ Whatever drift was tolerated to find ``old`` is undone in ``new``:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import indentation, messages, punctuation
 from .document import Document, Line
 from .drift import NEAR, Drift, UncertainCharacter, in_file_terms, pair
 from .errors import InvalidRequest
 from .indentation import IndentMap
-from .line_diff import line_opcodes
+from .line_diff import Opcode, line_opcodes
 from .matcher import Level, Match
 from .splice import one_line_indent, outer_blanks, splice
 
@@ -40,6 +40,9 @@ class Replacement:
     end: int
     text: str
     ends_line: bool = True
+    # The line diff the text was written from (old lines replaced -> lines of
+    # ``text``, by position); the report starts from it rather than diffing again.
+    opcodes: tuple[Opcode, ...] | None = field(default=None, compare=False, repr=False)
 
 
 def _split(text: str) -> tuple[list[str], bool]:
@@ -80,7 +83,8 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
     loose = first.level == Level.PUNCTUATION
 
     out: list[Line] = []
-    for tag, i1, i2, j1, j2 in line_opcodes(old_lines, new_lines):
+    opcodes = line_opcodes(old_lines, new_lines)
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             out.extend(file_lines[i1:i2])
             continue
@@ -102,7 +106,7 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
         # A file without a final newline stays without one.
         new_ends_with_newline = False
     text = _join(out, new_ends_with_newline, around)
-    return Replacement(start, end, text, last.ends_line)
+    return Replacement(start, end, text, last.ends_line, tuple(opcodes))
 
 
 def _learn(

@@ -2,9 +2,12 @@
 
 ``describe`` computes both from the replacements alone (plus a few lines of
 context), never by diffing whole files, so reporting on a 100k-line file
-costs about as much as the edit itself. ``text_diff`` diffs whole texts, for
-what has no replacements: a whole-file write, a file a patch adds, deletes
-or touches twice.
+costs about as much as the edit itself. Each replacement's lines are aligned
+once: by the line diff its text was written from (only the lines that diff
+changed are compared again, in the file's terms), and the lines between and
+around replacements are the same on both sides. ``text_diff`` diffs whole
+texts, for what has no replacements: a whole-file write, a file a patch adds,
+deletes or touches twice.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from .document import Document
+from .line_diff import Opcode, line_opcodes, merged
 from .replacement import Replacement
 
 CONTEXT = 3
@@ -35,6 +39,7 @@ class _Region:
     old_lines: list[str]
     new_start: int
     new_lines: list[str]
+    opcodes: list[Opcode]  # old_lines -> new_lines
 
 
 def _lines(text: str) -> list[str]:
@@ -52,6 +57,17 @@ def _old_lines(view: str, rep: Replacement) -> list[str]:
     return lines
 
 
+def _new_lines(rep: Replacement) -> list[str]:
+    """The lines ``rep.text`` puts in place of the replaced ones.
+
+    A replacement that stops before its last line's newline keeps that
+    newline: its text is that line's new text, one line even when empty.
+    """
+    if rep.ends_line or rep.start == rep.end:
+        return _lines(rep.text)
+    return rep.text.replace("\r\n", "\n").split("\n")
+
+
 def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
     regions = []
     shift = 0
@@ -61,10 +77,31 @@ def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
         line += doc.view.count("\n", counted_to, rep.start)
         counted_to = rep.start
         old_lines = _old_lines(doc.view, rep)
-        new_lines = _lines(rep.text)
-        regions.append(_Region(rep, line, old_lines, line + shift, new_lines))
+        new_lines = _new_lines(rep)
+        opcodes = _aligned(old_lines, new_lines, rep.opcodes)
+        regions.append(_Region(rep, line, old_lines, line + shift, new_lines, opcodes))
         shift += len(new_lines) - len(old_lines)
     return regions
+
+
+def _aligned(
+    old_lines: list[str], new_lines: list[str], written: tuple[Opcode, ...] | None
+) -> list[Opcode]:
+    """The line diff of a replacement: the one it was written from, with the
+    lines it changed compared again as written (drift undone, a changed line
+    may be the file's own again); a fresh one when there is none to start from."""
+    if not written or written[-1][2] != len(old_lines) or written[-1][4] != len(new_lines):
+        return line_opcodes(old_lines, new_lines)
+    opcodes: list[Opcode] = []
+    for tag, i1, i2, j1, j2 in written:
+        if tag == "equal":
+            if old_lines[i1:i2] != new_lines[j1:j2]:
+                return line_opcodes(old_lines, new_lines)
+            opcodes.append((tag, i1, i2, j1, j2))
+            continue
+        for t, a1, a2, b1, b2 in line_opcodes(old_lines[i1:i2], new_lines[j1:j2]):
+            opcodes.append((t, a1 + i1, a2 + i1, b1 + j1, b2 + j1))
+    return merged(opcodes)
 
 
 @dataclass(frozen=True)
@@ -95,8 +132,7 @@ def _changed_ranges(regions: list[_Region]) -> list[LineRange]:
     """The lines of the new text that differ from the old, region by region."""
     ranges = []
     for region in regions:
-        matcher = difflib.SequenceMatcher(None, region.old_lines, region.new_lines, autojunk=False)
-        for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
+        for tag, _i1, _i2, j1, j2 in region.opcodes:
             if tag != "equal":
                 ranges.append(LineRange(region.new_start + j1, region.new_start + j2 - 1))
     return ranges
@@ -124,21 +160,26 @@ def _group_diff(doc: Document, group: list[_Region]) -> list[str]:
     before = _lines_before(doc.view, first.replacement.start, CONTEXT)
     after = _lines_after(doc.view, _line_after(doc, last), CONTEXT)
     old_window, new_window = list(before), list(before)
+    opcodes: list[Opcode] = [("equal", 0, len(before), 0, len(before))]
     for previous, region in zip([None, *group], group, strict=False):
         if previous is not None:
             between = _lines(doc.view[_line_after(doc, previous) : region.replacement.start])
+            i, j = len(old_window), len(new_window)
+            opcodes.append(("equal", i, i + len(between), j, j + len(between)))
             old_window += between
             new_window += between
+        i, j = len(old_window), len(new_window)
+        opcodes += [(t, i1 + i, i2 + i, j1 + j, j2 + j) for t, i1, i2, j1, j2 in region.opcodes]
         old_window += region.old_lines
         new_window += region.new_lines
+    i, j = len(old_window), len(new_window)
+    opcodes.append(("equal", i, i + len(after), j, j + len(after)))
     old_window += after
     new_window += after
     old_offset = first.old_start - len(before) - 1
     new_offset = first.new_start - len(before) - 1
     out = []
-    for line in difflib.unified_diff(old_window, new_window, lineterm="", n=CONTEXT):
-        if line.startswith(("---", "+++")):
-            continue
+    for line in _unified(old_window, new_window, merged(opcodes)):
         match = _HUNK.match(line)
         if match:
             a, b, c, d = match.groups()
@@ -146,6 +187,47 @@ def _group_diff(doc: Document, group: list[_Region]) -> list[str]:
         else:
             out.append(line + "\n")
     return out
+
+
+class _Known(difflib.SequenceMatcher):
+    """A ``SequenceMatcher`` whose opcodes are already known (for its grouping)."""
+
+    def __init__(self, opcodes: list[Opcode]) -> None:
+        super().__init__(None, [], [])
+        self._known = opcodes
+
+    def get_opcodes(self) -> list[Opcode]:
+        return list(self._known)
+
+
+def _unified(old: list[str], new: list[str], opcodes: list[Opcode]) -> list[str]:
+    """The hunks ``difflib.unified_diff(old, new, lineterm="", n=CONTEXT)`` prints
+    (file headers left out), for a diff with these opcodes."""
+    out = []
+    for group in _Known(opcodes).get_grouped_opcodes(CONTEXT):
+        first, last = group[0], group[-1]
+        old_range = _range(first[1], last[2])
+        new_range = _range(first[3], last[4])
+        out.append(f"@@ -{old_range} +{new_range} @@")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                out += [" " + line for line in old[i1:i2]]
+                continue
+            if tag in {"replace", "delete"}:
+                out += ["-" + line for line in old[i1:i2]]
+            if tag in {"replace", "insert"}:
+                out += ["+" + line for line in new[j1:j2]]
+    return out
+
+
+def _range(start: int, stop: int) -> str:
+    """A hunk's range as ``difflib`` writes it."""
+    beginning, length = start + 1, stop - start
+    if length == 1:
+        return str(beginning)
+    if not length:
+        beginning -= 1
+    return f"{beginning},{length}"
 
 
 def _line_after(doc: Document, region: _Region) -> int:

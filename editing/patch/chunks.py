@@ -101,7 +101,8 @@ def _locate(
     """
     located = None
     for scope in scopes:
-        located = matcher.locate(doc, old, scope)
+        # Two matches are enough to know the chunk is ambiguous; the refusal counts them.
+        located = matcher.locate(doc, old, scope, limit=2, count=False)
         if located:
             break
     if located is None:
@@ -113,17 +114,18 @@ def _locate(
             doc, old, where.path, head=head, retry=messages.CHUNK_RETRY, label="patch"
         )
         raise NotFound(message, path=where.path, line=line)
-    new = unescape(new, located.escapes) if located.escapes else new
-    inside = applied.inside_new(doc, located, new) if located.old != new else {}
-    if len(located.matches) == 1 and inside:
-        _raise_applied(doc, inside[located.matches[0]], where)
     if len(located.matches) > 1:
-        lines = explain.lines_of(doc, located.matches[:20])
+        located = matcher.locate(doc, old, scope, limit=explain.LISTED) or located
+        lines = explain.lines_of(doc, located.matches[: explain.LISTED])
         raise Ambiguous(
-            where.format(messages.CHUNK_AMBIGUOUS, n=len(located.matches), lines=lines),
+            where.format(messages.CHUNK_AMBIGUOUS, n=located.count, lines=lines),
             path=where.path,
             line=doc.line_number(located.matches[0].start),
         )
+    new = unescape(new, located.escapes) if located.escapes else new
+    inside = applied.inside_new(doc, located, new) if located.old != new else {}
+    if inside:
+        _raise_applied(doc, inside[located.matches[0]], where)
     return located.matches[0], located.old, new, located.reported_level
 
 
@@ -150,9 +152,16 @@ def _at_anchor(
     at_anchor = matcher.locate(doc, old, here)
     if at_anchor is None:
         return scopes
-    later = next((found for s in scopes if (found := matcher.locate(doc, old, s))), None)
+    later = next(
+        (
+            found
+            for s in scopes
+            if (found := matcher.locate(doc, old, s, explain.LISTED, count=False))
+        ),
+        None,
+    )
     if later is not None:
-        matches = [*at_anchor.matches, *later.matches][:20]
+        matches = [*at_anchor.matches, *later.matches][: explain.LISTED]
         raise Ambiguous(
             where.format(
                 messages.CHUNK_AMBIGUOUS, n=len(matches), lines=explain.lines_of(doc, matches)

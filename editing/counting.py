@@ -1,0 +1,138 @@
+"""How many places old matches in the whole file, counted without building them.
+
+An ambiguous refusal lists the first places and says how many there are in
+all. On a file of a million identical lines, building a match for each place
+costs seconds; these counts run in the regular expression engine instead.
+Each agrees with the number of matches ``matcher.find`` gives at that level
+(the property tests check it); None means there is no fast count for that
+shape of old (the caller counts the slow way).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+
+from . import indentation
+
+_LONGEST = 2_000  # characters of old (exact) beyond which no pattern is built
+_MOST_LINES = 100  # lines of old (whole-line levels) beyond which no pattern is built
+
+
+def exact(view: str, old: str) -> int | None:
+    """The number of exact matches of ``old`` (as ``matcher`` finds them) in ``view``."""
+    if not old or len(old) > _LONGEST:
+        return None
+    blank_start = old[0] in " \t"
+    if blank_start and not old.strip(" \t"):
+        return None
+    found = len(_overlapping(old).findall(view))
+    if blank_start:
+        # At most one occurrence starts inside a line's indentation (old has a
+        # character other than a blank, and that character would end the run).
+        found -= len(_in_indentation(old).findall("\n" + view))
+    body = old[:-1]
+    if old.endswith("\n") and body.strip() and not view.endswith("\n") and view.endswith(body):
+        start = len(view) - len(body)
+        line_start = view.rfind("\n", 0, start) + 1
+        inside = line_start < start and not view[line_start:start].strip(" \t")
+        found += not (blank_start and inside)
+    return found
+
+
+def whole_lines(view: str, old: str, *, indented: bool) -> int | None:
+    """The number of runs of lines of ``view`` that old's lines match, as the
+    trailing whitespace level (``indented`` False) or the indentation level
+    reads them (the file's indentation then has to map from old's)."""
+    old_lines = old.split("\n")
+    if old_lines[-1] == "":
+        old_lines.pop()
+    if len(old_lines) > _MOST_LINES:
+        return None
+    keys = [line.lstrip(" \t").rstrip() if indented else line.rstrip() for line in old_lines]
+    if not max(keys, key=len):
+        return 0
+    model_leads = tuple(
+        indentation.leading(line) for line, key in zip(old_lines, keys, strict=True) if key
+    )
+    text = "\n" + view
+    runs = _runs(tuple(keys), _ANY if indented else _NONE)
+    found = len(runs.findall(text))
+    if not indented or not found:
+        return found
+    # Most often every run is indented like the first: count those, cheaply.
+    first = runs.search(text)
+    assert first is not None
+    leads = tuple(
+        indentation.leading(line)
+        for line, key in zip(_lines_from(view, first.start(), len(keys)), keys, strict=True)
+        if key
+    )
+    mapped = indentation.infer(list(zip(model_leads, leads, strict=True))) is not None
+    if mapped and len(_runs(tuple(keys), leads).findall(text)) == found:
+        return found
+    return _count_by_indentation(text, tuple(keys), model_leads)
+
+
+def _lines_from(view: str, start: int, count: int) -> list[str]:
+    """``count`` lines of ``view`` from the line start ``start`` on."""
+    lines = []
+    for _ in range(count):
+        end = view.find("\n", start)
+        end = len(view) if end < 0 else end
+        lines.append(view[start:end])
+        start = end + 1
+    return lines
+
+
+def _count_by_indentation(text: str, keys: tuple[str, ...], model_leads: tuple[str, ...]) -> int:
+    """The runs whose indentation maps from old's, each distinct indentation tried once."""
+    runs = _runs(keys, _CAPTURE).findall(text)
+    if len(model_leads) == 1:
+        runs = [(lead,) for lead in runs]
+    found = 0
+    for file_leads, times in Counter(runs).items():
+        if indentation.infer(list(zip(model_leads, file_leads, strict=True))) is not None:
+            found += times
+    return found
+
+
+@lru_cache(maxsize=16)
+def _overlapping(old: str) -> re.Pattern[str]:
+    # Consumes only old's first character, so overlapping occurrences count.
+    return re.compile(re.escape(old[0]) + "(?=" + re.escape(old[1:]) + ")")
+
+
+@lru_cache(maxsize=16)
+def _in_indentation(old: str) -> re.Pattern[str]:
+    """Old preceded by nothing but blanks (at least one) on its line, in ``"\\n" + view``."""
+    return re.compile(r"\n[ \t]+?(?=" + re.escape(old) + ")")
+
+
+# How ``_runs`` reads the indentation of a run's non-blank lines.
+_NONE = "none"  # there is none: the line starts with its key
+_ANY = "any"  # any blanks
+_CAPTURE = "capture"  # any blanks, captured
+
+
+@lru_cache(maxsize=16)
+def _runs(keys: tuple[str, ...], leads: str | tuple[str, ...]) -> re.Pattern[str]:
+    """Runs of lines with these keys, at line starts of ``"\\n" + view``.
+
+    ``leads`` is ``_NONE``, ``_ANY``, ``_CAPTURE`` or the non-blank lines'
+    indentations, exactly.
+    """
+    given = iter(leads if isinstance(leads, tuple) else ())
+    parts = []
+    for key in keys:
+        lead = ""
+        if key and leads == _ANY:
+            lead = "[ \t]*"
+        elif key and leads == _CAPTURE:
+            lead = "([ \t]*)"
+        elif key and isinstance(leads, tuple):
+            lead = re.escape(next(given))
+        parts.append(lead + re.escape(key) + r"[^\S\n]*")
+    # A final newline ends the last line; it does not start another one.
+    return re.compile(r"\n(?=" + r"\n(?!\Z)".join(parts) + r"(?:\n|\Z))")

@@ -1,0 +1,289 @@
+"""How the edit engine's cost grows with its input, beside a linear baseline.
+
+What it measures
+    Five paths that once grew far worse than linearly, each at three sizes ten
+    times apart, beside a baseline timed in the same run on the same input:
+
+    - ``patch_repeating_context``: ``editing.patch.apply_patch`` of one
+      ``*** Update File`` with one chunk per function (each under its
+      ``@@ def render_<n>`` anchor), where every function has the same body,
+      so each chunk's context occurs all over the file. Baseline: a linear
+      scan, ``str.find`` of each chunk's old lines from where the previous
+      one ended, in Python: the file's lines walked once, each compared with
+      the chunk's first line.
+    - ``long_old``: ``editing.apply_edit`` of one edit whose old is a block of
+      that many lines (code-like, with repeated lines), new the same block
+      with every 50th line changed, in a file ten times as long. Baseline:
+      ``str.find`` of old.
+    - ``replace_all_inside_new``: ``replace_all`` of ``compute(a)`` by
+      ``compute(a) or 0`` in a file where half the lines already have the new
+      text (old occurs inside new: those must be left alone). Baseline:
+      ``str.replace`` on the same text.
+    - ``ambiguous_exact``: the refusal of an edit whose old is one line of a
+      file of that many identical lines. Baseline: ``str.count`` of old.
+    - ``ambiguous_indentation``: the same, with old two of those lines quoted
+      at another depth (found at the indentation level). Baseline:
+      ``str.count`` of the line's text.
+
+    Each row: the engine's median, the baseline's median, their ratio, and the
+    growth per 10x input (time at this size / time at the size before; 10 is
+    linear).
+
+How
+    Every case runs once as a warm-up whose result is checked (the exact new
+    text, or the refusal with the right number of places); a wrong result is
+    reported and the script exits 1. Timings are printed, never asserted.
+
+Run: ``.venv/bin/python tests/bench/engine_growth_bench.py [--repeat N] [--scale F]``
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import harness
+
+from editing import EditError, Level, apply_edit
+from editing.patch import apply_patch
+
+DEFAULT_REPEAT = 5
+
+
+@dataclass(frozen=True)
+class Row:
+    """One size of one path: what to time, its baseline, and the check of its result."""
+
+    engine: Callable[[], object]
+    baseline: Callable[[], object]
+    check: Callable[[], None]
+
+
+# -- patch with repeating context ---------------------------------------------
+
+
+def _render(n: int) -> list[str]:
+    return [
+        f"def render_{n}(self):",
+        "    total = 0",
+        "    for item in self.items:",
+        "        total += item.price",
+        "    return total",
+        "",
+    ]
+
+
+def patch_row(chunks: int) -> Row:
+    text = "".join(line + "\n" for n in range(chunks) for line in _render(n))
+    parts = ["*** Begin Patch", "*** Update File: gen.py"]
+    olds: list[list[str]] = []
+    for n in range(chunks):
+        parts += [
+            f"@@ def render_{n}(self):",
+            "     total = 0",
+            "-    for item in self.items:",
+            "+    for item in self.items():",
+            "         total += item.price",
+        ]
+        olds.append(["    total = 0", "    for item in self.items:", "        total += item.price"])
+    parts.append("*** End Patch")
+    patch = "\n".join(parts) + "\n"
+    expected = text.replace("self.items:", "self.items():")
+
+    def engine() -> object:
+        return apply_patch(patch, lambda path: text if path == "gen.py" else None)
+
+    lines = text.split("\n")
+
+    def baseline() -> object:
+        at = 0
+        for old in olds:
+            while lines[at] != old[0] or lines[at : at + len(old)] != old:
+                at += 1
+            at += len(old)
+        return at
+
+    def check() -> None:
+        result = engine()
+        harness.expect(
+            result.files == {"gen.py": expected} and result.level == Level.EXACT,
+            f"patch of {chunks} chunks: wrong text or level {result.level}",
+        )
+        harness.expect(baseline() > 0, "baseline scan missed a chunk")
+
+    return Row(engine, baseline, check)
+
+
+# -- a long old ------------------------------------------------------------------
+
+
+def _block_line(i: int) -> str:
+    shapes = (
+        f"    value_{i} = compute({i})",
+        "    if value is None:",
+        "        return None",
+        "",
+        "    pass",
+        f"    log('step {i % 13}')",
+        "    return value",
+        "    # ---",
+    )
+    return shapes[i % len(shapes)]
+
+
+def long_old_row(lines: int) -> Row:
+    block = [_block_line(i) for i in range(lines)]
+    changed = [
+        line + "  # checked" if i % 50 == 25 and line.strip() else line
+        for i, line in enumerate(block)
+    ]
+    if changed == block:
+        changed[0] += "  # checked"
+    head = "".join(f"def other_{i}():\n    return {i}\n\n" for i in range(3 * lines))
+    head += "def long_function():\n"
+    tail = "\n\ndef after():\n    return 1\n"
+    old = "\n".join(block) + "\n"
+    new = "\n".join(changed) + "\n"
+    text = head + old + tail
+    expected = head + new + tail
+
+    def engine() -> object:
+        return apply_edit(text, old, new, path="long.py")
+
+    def baseline() -> object:
+        return text.find(old)
+
+    def check() -> None:
+        result = engine()
+        harness.expect(result.text == expected, f"long old of {lines} lines: wrong text")
+        harness.expect(result.level == Level.EXACT, f"long old: level {result.level}")
+
+    return Row(engine, baseline, check)
+
+
+# -- replace_all where old occurs inside new -------------------------------------
+
+
+def replace_all_row(lines: int) -> Row:
+    old, new = "compute(a)", "compute(a) or 0"
+    file_lines = [f"    value_{i} = {new if i % 2 else old}" for i in range(lines)]
+    text = "\n".join(file_lines) + "\n"
+    expected = text.replace(f"= {old}\n", f"= {new}\n")
+
+    def engine() -> object:
+        return apply_edit(text, old, new, replace_all=True, path="many.py")
+
+    def baseline() -> object:
+        return text.replace(old, new)
+
+    def check() -> None:
+        result = engine()
+        harness.expect(result.text == expected, f"replace_all on {lines} lines: wrong text")
+        harness.expect(
+            result.replaced == (lines + 1) // 2, f"replace_all: replaced {result.replaced}"
+        )
+
+    return Row(engine, baseline, check)
+
+
+# -- ambiguous refusals ------------------------------------------------------------
+
+_PLACES = re.compile(r"old matches (\d+) places")
+
+
+def _refusal(text: str, old: str) -> EditError:
+    try:
+        apply_edit(text, old, old + "  # more", path="same.py")
+    except EditError as error:
+        return error
+    raise harness.WrongResult("an ambiguous edit was applied")
+
+
+def ambiguous_row(lines: int, *, indented: bool) -> Row:
+    line = "value = 1"
+    if indented:
+        text = f"    {line}\n" * lines
+        old = f"  {line}\n  {line}\n"
+        places = lines - 1
+    else:
+        text = f"{line}\n" * lines
+        old = f"{line}\n"
+        places = lines
+
+    def engine() -> object:
+        return _refusal(text, old)
+
+    def baseline() -> object:
+        return text.count(line)
+
+    def check() -> None:
+        error = engine()
+        found = _PLACES.search(error.message)
+        harness.expect(
+            error.reason == "ambiguous" and found is not None and int(found[1]) == places,
+            f"ambiguous on {lines} lines: {error.message[:200]}",
+        )
+        if indented:
+            harness.expect("ignoring indentation" in error.message, "not the indentation level")
+        harness.expect(baseline() == lines, "baseline count")
+
+    return Row(engine, baseline, check)
+
+
+# -- the table -------------------------------------------------------------------------
+
+PATHS: dict[str, tuple[Callable[[int], Row], tuple[int, int, int], str]] = {
+    "patch_repeating_context": (patch_row, (50, 500, 5_000), "chunks"),
+    "long_old": (long_old_row, (200, 2_000, 20_000), "old lines"),
+    "replace_all_inside_new": (replace_all_row, (160, 1_600, 16_000), "file lines"),
+    "ambiguous_exact": (
+        lambda n: ambiguous_row(n, indented=False),
+        (10_000, 100_000, 1_000_000),
+        "lines",
+    ),
+    "ambiguous_indentation": (
+        lambda n: ambiguous_row(n, indented=True),
+        (10_000, 100_000, 1_000_000),
+        "lines",
+    ),
+}
+
+
+def _ms(ns: float) -> str:
+    return f"{ns / 1e6:10.2f}"
+
+
+def main() -> int:
+    parser = harness.parser(__doc__ or "", DEFAULT_REPEAT, "timed runs per size", PATHS)
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every size (default: 1)")
+    args = parser.parse_args()
+
+    def body() -> None:
+        print(
+            f"\n{'path':<25} {'size':>9} {'unit':<10} {'engine ms':>10} {'base ms':>10} "
+            f"{'ratio':>8} {'growth/10x':>10}"
+        )
+        for name in args.sections:
+            make, sizes, unit = PATHS[name]
+            previous = None
+            for index, base_size in enumerate(sizes):
+                size = max(1, int(base_size * args.scale))
+                row = make(size)
+                row.check()
+                # The largest size runs fewer times: it is the slow one when a path regresses.
+                repeat = max(1, args.repeat // (1 + 2 * index))
+                engine = harness.median_ns(row.engine, repeat)
+                base = harness.median_ns(row.baseline, repeat)
+                growth = f"{engine / previous:10.1f}" if previous else f"{'':>10}"
+                print(
+                    f"{name:<25} {size:>9,} {unit:<10} {_ms(engine)} {_ms(base)} "
+                    f"{engine / base:7.1f}x {growth}"
+                )
+                previous = engine
+
+    return harness.run(body, f", repeat {args.repeat}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
