@@ -18,8 +18,10 @@ import difflib
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
+from typing import Literal
 
-Opcode = tuple[str, int, int, int, int]  # difflib's: tag, old start, old end, new start, new end
+Tag = Literal["replace", "delete", "insert", "equal"]
+Opcode = tuple[Tag, int, int, int, int]  # difflib's: tag, old start, old end, new start, new end
 
 # Middles of up to this many line pairs (old lines x new lines) go to difflib whole.
 _WHOLE = 250_000
@@ -44,6 +46,7 @@ def _opcodes(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode]
         tail += 1
     opcodes: list[Opcode] = [("equal", a1, a1 + head, b1, b1 + head)] if head else []
     m1, m2, n1, n2 = a1 + head, a2 - tail, b1 + head, b2 - tail
+    middle: list[Opcode] | None
     if (m2 - m1) * (n2 - n1) <= _WHOLE:
         middle = _difflib(old[m1:m2], new[n1:n2], autojunk=False)
     else:
@@ -62,7 +65,7 @@ def _difflib(old: Sequence[str], new: Sequence[str], *, autojunk: bool) -> list[
         return []
     if not old or not new or set(old).isdisjoint(new):
         # No line in common: one change, as difflib would find (without building its index).
-        tag = "replace" if old and new else "delete" if old else "insert"
+        tag: Tag = "replace" if old and new else "delete" if old else "insert"
         return [(tag, 0, len(old), 0, len(new))]
     return difflib.SequenceMatcher(None, old, new, autojunk=autojunk).get_opcodes()
 

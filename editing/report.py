@@ -189,7 +189,7 @@ def _group_diff(doc: Document, group: list[_Region]) -> list[str]:
     return out
 
 
-class _Known(difflib.SequenceMatcher):
+class _Known(difflib.SequenceMatcher[str]):
     """A ``SequenceMatcher`` whose opcodes are already known (for its grouping)."""
 
     def __init__(self, opcodes: list[Opcode]) -> None:
