@@ -62,7 +62,7 @@ local function relative(name)
   if name:sub(1, #prefix) == prefix then
     return name:sub(#prefix + 1)
   end
-  return (name:gsub('^surehand://new/' .. vim.pesc(vim.fn.fnamemodify(project, ':~:.')) .. '/?', 'new:'))
+  return (name:gsub('^surehand://new/', 'new:'))
 end
 
 --- What a buffer shows of the review: labels, added virtual lines, highlighted lines.
@@ -124,6 +124,13 @@ local function snapshot(name)
     return { name = relative(vim.api.nvim_buf_get_name(item.bufnr)), lnum = item.lnum, text = item.text }
   end, vim.fn.getqflist())
   snap.quickfix_title = vim.fn.getqflist({ title = 1 }).title
+  snap.disk = {}
+  for name, kind in vim.fs.dir(project, { depth = 3 }) do
+    if kind == 'file' then
+      table.insert(snap.disk, name)
+    end
+  end
+  table.sort(snap.disk)
   snap.current = relative(vim.api.nvim_buf_get_name(0))
   snap.cursor = vim.api.nvim_win_get_cursor(0)
   table.insert(out.snapshots, snap)

@@ -175,3 +175,100 @@ def test_one_hunk_accepted_with_the_key_lands_unsaved(
     after = snap(seen, "after")
     assert after["files"] == [] and after["status"] == "surehand"
     assert after["quickfix_title"] == "surehand review (done)"
+
+
+def test_a_multi_file_proposal_reviewed_hunk_by_hunk(tmp_path: Path, openai_server: ScriptedServer):
+    root = project_with_files(tmp_path)
+    openai_server.add(
+        Turn(tool_calls=[FIX, SUB, CREATE, DELETE, MOVE]), Turn(tool_calls=[FINISH])
+    )
+
+    seen = run_plugin(
+        tmp_path,
+        openai_server,
+        root,
+        [
+            {"do": "ask", "task": "tidy up"},
+            {"do": "wait_review"},
+            {"do": "snapshot", "name": "open"},
+            {"do": "goto", "path": "calc.py", "line": 1},
+            {"do": "keys", "keys": " sa"},  # add: accepted, the cursor goes to sub's hunk
+            {"do": "snapshot", "name": "one"},
+            {"do": "keys", "keys": " sr"},  # sub: rejected
+            {"do": "goto", "path": "new:util.py", "line": 1},
+            {"do": "cmd", "cmd": "SurehandAccept"},
+            {"do": "goto", "path": "old.py", "line": 1},
+            {"do": "cmd", "cmd": "SurehandReject"},
+            {"do": "goto", "path": "a.py", "line": 1},
+            {"do": "cmd", "cmd": "SurehandAccept"},  # the move, at the top
+            {"do": "snapshot", "name": "before-last"},
+            {"do": "cmd", "cmd": "SurehandAccept"},  # its hunk
+            {"do": "wait_reviewed"},
+            {"do": "wait_done"},
+        ],
+    )
+
+    opened = snap(seen, "open")
+    assert decisions(opened) == {
+        "calc.py": ("accepted", ["pending", "pending"]),
+        "util.py": ("pending", ["pending"]),
+        "old.py": ("pending", []),
+        "pkg/b.py": ("pending", ["pending"]),
+    }
+    assert opened["disk"] == ["a.py", "calc.py", "old.py", "pyproject.toml"]
+    assert opened["status"] == "surehand: review 3 hunks, 1 new file, 1 rename, 1 deletion"
+    # Nothing touched the disk before a decision: the new file is a preview.
+    new = opened["buffers"]["new:util.py"]
+    assert new["text"] == UTIL and new["new"] == [0, 1]
+    assert new["labels"][0]["text"].startswith("◆ surehand: new file util.py (2 lines): new util")
+    assert opened["buffers"]["old.py"]["removed"] == [0]
+    assert opened["buffers"]["old.py"]["labels"][0]["text"].startswith("◆ surehand: delete old.py")
+    moved = opened["buffers"]["a.py"]
+    assert [label["text"].split("  [")[0] for label in moved["labels"]] == [
+        "◆ surehand: rename to pkg/b.py: move f",
+        "◆ surehand: move f (replace 1 line with 1)",
+    ]
+    assert moved["labels"][1]["text"].endswith("[<leader>sa accept · <leader>sr reject]")
+    assert [q["text"] for q in opened["quickfix"]] == [
+        "[edit] 2 to decide: add adds",
+        "[new file] 1 to decide: new util",
+        "[delete] 1 to decide: old goes",
+        "[rename → pkg/b.py] 2 to decide: move f",
+    ]
+    one = snap(seen, "one")
+    assert decisions(one)["calc.py"] == ("accepted", ["accepted", "pending"])
+    assert one["cursor"] == [6, 0], "on to the next hunk"
+    labels = [label["text"] for label in one["buffers"]["calc.py"]["labels"]]
+    assert labels[0] == "✓ surehand: accepted: add adds"
+    before_last = snap(seen, "before-last")
+    assert decisions(before_last) == {
+        "calc.py": ("accepted", ["accepted", "rejected"]),
+        "util.py": ("accepted", ["accepted"]),
+        "old.py": ("rejected", []),
+        "pkg/b.py": ("accepted", ["pending"]),
+    }
+    assert before_last["disk"] == ["a.py", "calc.py", "old.py", "pyproject.toml"]
+
+    (result,) = seen["done"]
+    assert result["files"] == {
+        "calc.py": "partly_applied",
+        "util.py": "applied",
+        "old.py": "unchanged",
+        "pkg/b.py": "applied",
+    }, result
+    assert seen["buffers"]["calc.py"] == FIXED
+    assert seen["buffers"]["util.py"] == UTIL
+    assert seen["buffers"]["pkg/b.py"] == "def f():\n    return 2\n"
+    assert seen["modified"]["pkg/b.py"] is True, "the hunk is in the moved buffer, unsaved"
+    assert (root / "old.py").read_text(encoding="utf-8") == "OLD = 1\n"
+    assert not (root / "a.py").exists()
+    assert (root / "calc.py").read_text(encoding="utf-8") == CALC
+    assert [(h["index"], h.get("operation"), h["accepted"]) for h in seen["reviewed"]] == [
+        (0, None, True),
+        (1, None, False),
+        (-1, "create", True),
+        (0, None, True),
+        (-1, "delete", False),
+        (-1, "rename", True),
+        (0, None, True),
+    ]
