@@ -272,3 +272,89 @@ def test_a_multi_file_proposal_reviewed_hunk_by_hunk(tmp_path: Path, openai_serv
         (-1, "rename", True),
         (0, None, True),
     ]
+
+
+TWO = Turn(tool_calls=[FIX, SUB])
+
+
+def test_typing_moves_hunks_below_and_makes_a_touched_one_stale(
+    tmp_path: Path, openai_server: ScriptedServer
+):
+    root = make_project(tmp_path)
+    openai_server.add(TWO, Turn(tool_calls=[FINISH]))
+
+    seen = run_plugin(
+        tmp_path,
+        openai_server,
+        root,
+        [
+            {"do": "ask", "task": "fix both"},
+            {"do": "wait_review"},
+            {"do": "type", "path": "calc.py", "start": 0, "stop": 0, "lines": ["import math"]},
+            {"do": "settext", "path": "calc.py", "row": 6, "col": 11, "end_row": 6,
+             "end_col": 16, "text": "a * b"},  # in sub's hunk: "return a - b" -> "return a * b"
+            {"do": "snapshot", "name": "typed"},
+            {"do": "goto", "path": "calc.py", "line": 7},
+            {"do": "cmd", "cmd": "SurehandAccept"},  # refused: stale
+            {"do": "snapshot", "name": "refused"},
+            {"do": "cmd", "cmd": "SurehandAcceptAll"},  # add accepted, sub rejected
+            {"do": "wait_reviewed"},
+            {"do": "wait_done"},
+        ],
+    )
+
+    typed = snap(seen, "typed")
+    assert decisions(typed) == {"calc.py": ("accepted", ["pending", "pending/stale"])}
+    shown = typed["buffers"]["calc.py"]
+    assert shown["removed"] == [2, 6], "both moved down a line"
+    stale = [label for label in shown["labels"] if label["line"] == 6]
+    assert stale[0]["text"].startswith("⚠ surehand: stale, you typed here: sub swaps")
+    assert stale[0]["text"].endswith("[<leader>sr reject]")
+    assert decisions(snap(seen, "refused"))["calc.py"] == ("accepted", ["pending", "pending/stale"])
+    assert any("can only be rejected" in m for m in messages(seen))
+    typing = "import math\n" + CALC.replace("def sub(a, b):\n    return a - b", "def sub(a, b):\n    return a * b")
+    assert seen["buffers"]["calc.py"] == typing.replace("return a - b", "return a + b", 1)
+    assert [(h["accepted"], h.get("stale", False)) for h in seen["reviewed"]] == [
+        (True, False),
+        (False, True),
+    ]
+    assert seen["done"][0]["outcome"] == "conflict", seen["done"]  # the server saw the typing
+
+
+def test_undo_a_decision_then_u_takes_back_one_accepted_hunk(
+    tmp_path: Path, openai_server: ScriptedServer
+):
+    root = make_project(tmp_path)
+    openai_server.add(TWO, Turn(tool_calls=[FINISH]))
+    both = FIXED.replace("def sub(a, b):\n    return a - b", "def sub(a, b):\n    return b - a")
+
+    seen = run_plugin(
+        tmp_path,
+        openai_server,
+        root,
+        [
+            {"do": "ask", "task": "fix both"},
+            {"do": "wait_review"},
+            {"do": "goto", "path": "calc.py", "line": 2},
+            {"do": "cmd", "cmd": "SurehandReject"},
+            {"do": "snapshot", "name": "rejected"},
+            {"do": "cmd", "cmd": "SurehandUndo"},
+            {"do": "snapshot", "name": "undone"},
+            {"do": "goto", "path": "calc.py", "line": 2},
+            {"do": "cmd", "cmd": "SurehandAccept"},
+            {"do": "cmd", "cmd": "SurehandAccept"},
+            {"do": "wait_reviewed"},
+            {"do": "wait_done"},
+            {"do": "snapshot", "name": "both"},
+            {"do": "goto", "path": "calc.py", "line": 1},
+            {"do": "cmd", "cmd": "undo"},
+        ],
+    )
+
+    assert decisions(snap(seen, "rejected"))["calc.py"][1] == ["rejected", "pending"]
+    assert decisions(snap(seen, "undone"))["calc.py"][1] == ["pending", "pending"]
+    assert seen["done"][0]["outcome"] == "applied", seen["done"]
+    # One undo step per accepted hunk: `u` takes back the last one put in (the
+    # hunks go in from the bottom up, so add's).
+    assert snap(seen, "both")["files"] == []
+    assert seen["buffers"]["calc.py"] == both.replace("return a + b", "return a - b", 1)
