@@ -358,3 +358,72 @@ def test_undo_a_decision_then_u_takes_back_one_accepted_hunk(
     # hunks go in from the bottom up, so add's).
     assert snap(seen, "both")["files"] == []
     assert seen["buffers"]["calc.py"] == both.replace("return a + b", "return a - b", 1)
+
+
+def test_crlf_file_with_emoji_and_cjk(tmp_path: Path, openai_server: ScriptedServer):
+    from tests.nvim.test_neovim import CALC_WIDE, FIX_WIDE, FIXED_WIDE
+
+    crlf = CALC_WIDE.replace("\n", "\r\n")
+    root = make_project(tmp_path)
+    (root / "calc.py").write_bytes(crlf.encode("utf-8"))
+    openai_server.add(Turn(tool_calls=[FIX_WIDE]), Turn(tool_calls=[FINISH]))
+
+    seen = run_plugin(
+        tmp_path,
+        openai_server,
+        root,
+        [
+            {"do": "ask", "task": "fix add"},
+            {"do": "wait_review"},
+            {"do": "snapshot", "name": "open"},
+            {"do": "cmd", "cmd": "SurehandAcceptAll"},
+            {"do": "wait_reviewed"},
+            {"do": "wait_done"},
+        ],
+    )
+
+    assert seen["encoding"] == "utf-8"
+    shown = snap(seen, "open")["buffers"]["calc.py"]
+    assert shown["text"] == crlf
+    assert "+     log(\"naïve — 日本語 😀\", a + b)" in [a["text"] for a in shown["added"]]
+    assert seen["done"][0]["outcome"] == "applied", seen["done"]
+    assert seen["buffers"]["calc.py"] == FIXED_WIDE.replace("\n", "\r\n")
+    assert (root / "calc.py").read_bytes() == crlf.encode("utf-8")
+
+
+def test_server_killed_mid_task_is_told_and_the_next_ask_restarts_it(
+    tmp_path: Path, openai_server: ScriptedServer
+):
+    root = make_project(tmp_path)
+    openai_server.add(Hang(seconds=5), Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
+
+    seen = run_plugin(
+        tmp_path,
+        openai_server,
+        root,
+        [
+            {"do": "ask", "task": "fix add"},
+            {"do": "sleep", "ms": 1500},
+            {"do": "snapshot", "name": "working"},
+            {"do": "kill"},
+            {"do": "wait_done"},
+            {"do": "snapshot", "name": "killed"},
+            {"do": "ask", "task": "fix add"},
+            {"do": "wait_review"},
+            {"do": "cmd", "cmd": "SurehandAcceptAll"},
+            {"do": "wait_done"},
+        ],
+    )
+
+    assert snap(seen, "working")["status"].startswith("surehand: ")
+    assert snap(seen, "working")["status"] != "surehand: stopped"
+    first, second = seen["done"]
+    assert first["outcome"] == "error" and "stopped (signal 9)" in first["summary"]
+    told = [m for m in messages(seen) if "the server stopped" in m]
+    assert told == [
+        "surehand: the server stopped (signal 9) during the task; its changes are lost. "
+        ":Surehand starts it again."
+    ]
+    assert snap(seen, "killed")["status"] == "surehand: stopped"
+    assert second["outcome"] == "applied", second
+    assert seen["buffers"]["calc.py"] == FIXED
