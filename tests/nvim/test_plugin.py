@@ -427,3 +427,28 @@ def test_server_killed_mid_task_is_told_and_the_next_ask_restarts_it(
     assert snap(seen, "killed")["status"] == "surehand: stopped"
     assert second["outcome"] == "applied", second
     assert seen["buffers"]["calc.py"] == FIXED
+
+
+def test_review_modules_and_the_protocol_examples(tmp_path: Path):
+    """The pure modules (positions, shifting, deciding) and docs/protocol/examples agree."""
+    result = tmp_path / "unit.json"
+    assert NVIM is not None
+    done = subprocess.run(
+        [NVIM, "--headless", "--clean", "-l", str(HERE / "review_unit.lua"), str(PLUGIN),
+         str(EXAMPLES), str(result)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.exists(), done.stderr
+    report = json.loads(result.read_text(encoding="utf-8"))
+    assert report["failures"] == []
+    assert report["checks"] > 40
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.json")))
+def test_protocol_examples_are_well_formed(name: str):
+    message = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    assert message["direction"] in {"server->client", "client->server"}
+    assert isinstance(message["method"], str) and isinstance(message["params"], dict)
