@@ -20,6 +20,7 @@
 --   settext {path, row, col, end_row, end_col, text}  nvim_buf_set_text, as typing
 --   snapshot {name}            record the review's state and what each buffer shows
 --   kill                       SIGKILL the language server
+--   wait_file {path}           until a file exists (the test makes it when the model is asked)
 --   sleep {ms}
 
 local spec = vim.json.decode(table.concat(vim.fn.readfile(assert(_G.arg[1])), '\n'), { luanil = { object = true } })
@@ -114,8 +115,7 @@ local function snapshot(name)
       local name_ = relative(vim.api.nvim_buf_get_name(bufnr))
       snap.buffers[name_] = drawn(bufnr)
       snap.buffers[name_].text = text_of(bufnr)
-      snap.buffers[name_].keymaps = vim.fn.maparg('<leader>sa', 'n', false, true).buffer == 1
-        or #vim.tbl_filter(function(m)
+      snap.buffers[name_].keymaps = #vim.tbl_filter(function(m)
           return m.desc == 'surehand: accept the change here'
         end, vim.api.nvim_buf_get_keymap(bufnr, 'n')) > 0
     end
@@ -125,9 +125,9 @@ local function snapshot(name)
   end, vim.fn.getqflist())
   snap.quickfix_title = vim.fn.getqflist({ title = 1 }).title
   snap.disk = {}
-  for name, kind in vim.fs.dir(project, { depth = 3 }) do
+  for path, kind in vim.fs.dir(project, { depth = 3 }) do
     if kind == 'file' then
-      table.insert(snap.disk, name)
+      table.insert(snap.disk, path)
     end
   end
   table.sort(snap.disk)
@@ -186,7 +186,7 @@ function STEPS.wait_reviewed()
   end)
   seen_reviewed = reviewed
 end
-function STEPS.goto(step)
+STEPS['goto'] = function(step)
   local bufnr = buffer(step.path)
   vim.api.nvim_win_set_buf(0, bufnr)
   vim.api.nvim_win_set_cursor(0, { step.line or 1, 0 })
@@ -219,6 +219,11 @@ function STEPS.kill()
     end, vim.lsp.get_clients({ name = 'surehand' })) == 0
   end)
   vim.wait(200)
+end
+function STEPS.wait_file(step)
+  wait(step.path, nil, function()
+    return vim.uv.fs_stat(step.path) ~= nil
+  end)
 end
 function STEPS.sleep(step)
   vim.wait(step.ms)

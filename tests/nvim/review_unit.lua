@@ -71,10 +71,16 @@ local edit = {
       },
     },
     { kind = 'create', uri = root .. 'util.py', annotationId = 'c' },
-    { textDocument = { uri = root .. 'util.py', version = vim.NIL }, edits = { { range = range(0, 0, 1, 0), newText = 'X = 2\n', annotationId = 'c' } } },
+    {
+      textDocument = { uri = root .. 'util.py', version = vim.NIL },
+      edits = { { range = range(0, 0, 1, 0), newText = 'X = 2\n', annotationId = 'c' } },
+    },
     { kind = 'delete', uri = root .. 'old.py', annotationId = 'd' },
     { kind = 'rename', oldUri = root .. 'a.py', newUri = root .. 'pkg/b.py', annotationId = 'e' },
-    { textDocument = { uri = root .. 'pkg/b.py', version = vim.NIL }, edits = { { range = range(1, 0, 2, 0), newText = '    return 2\n', annotationId = 'e' } } },
+    {
+      textDocument = { uri = root .. 'pkg/b.py', version = vim.NIL },
+      edits = { { range = range(1, 0, 2, 0), newText = '    return 2\n', annotationId = 'e' } },
+    },
   },
   changeAnnotations = {
     a = { label = 'add adds' },

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -179,9 +182,7 @@ def test_one_hunk_accepted_with_the_key_lands_unsaved(
 
 def test_a_multi_file_proposal_reviewed_hunk_by_hunk(tmp_path: Path, openai_server: ScriptedServer):
     root = project_with_files(tmp_path)
-    openai_server.add(
-        Turn(tool_calls=[FIX, SUB, CREATE, DELETE, MOVE]), Turn(tool_calls=[FINISH])
-    )
+    openai_server.add(Turn(tool_calls=[FIX, SUB, CREATE, DELETE, MOVE]), Turn(tool_calls=[FINISH]))
 
     seen = run_plugin(
         tmp_path,
@@ -291,8 +292,15 @@ def test_typing_moves_hunks_below_and_makes_a_touched_one_stale(
             {"do": "ask", "task": "fix both"},
             {"do": "wait_review"},
             {"do": "type", "path": "calc.py", "start": 0, "stop": 0, "lines": ["import math"]},
-            {"do": "settext", "path": "calc.py", "row": 6, "col": 11, "end_row": 6,
-             "end_col": 16, "text": "a * b"},  # in sub's hunk: "return a - b" -> "return a * b"
+            {
+                "do": "settext",
+                "path": "calc.py",
+                "row": 6,
+                "col": 11,
+                "end_row": 6,
+                "end_col": 16,
+                "text": "a * b",
+            },  # in sub's hunk: "return a - b" -> "return a * b"
             {"do": "snapshot", "name": "typed"},
             {"do": "goto", "path": "calc.py", "line": 7},
             {"do": "cmd", "cmd": "SurehandAccept"},  # refused: stale
@@ -312,7 +320,9 @@ def test_typing_moves_hunks_below_and_makes_a_touched_one_stale(
     assert stale[0]["text"].endswith("[<leader>sr reject]")
     assert decisions(snap(seen, "refused"))["calc.py"] == ("accepted", ["pending", "pending/stale"])
     assert any("can only be rejected" in m for m in messages(seen))
-    typing = "import math\n" + CALC.replace("def sub(a, b):\n    return a - b", "def sub(a, b):\n    return a * b")
+    typing = "import math\n" + CALC.replace(
+        "def sub(a, b):\n    return a - b", "def sub(a, b):\n    return a * b"
+    )
     assert seen["buffers"]["calc.py"] == typing.replace("return a - b", "return a + b", 1)
     assert [(h["accepted"], h.get("stale", False)) for h in seen["reviewed"]] == [
         (True, False),
@@ -385,7 +395,7 @@ def test_crlf_file_with_emoji_and_cjk(tmp_path: Path, openai_server: ScriptedSer
     assert seen["encoding"] == "utf-8"
     shown = snap(seen, "open")["buffers"]["calc.py"]
     assert shown["text"] == crlf
-    assert "+     log(\"naïve — 日本語 😀\", a + b)" in [a["text"] for a in shown["added"]]
+    assert '+     log("naïve — 日本語 😀", a + b)' in [a["text"] for a in shown["added"]]
     assert seen["done"][0]["outcome"] == "applied", seen["done"]
     assert seen["buffers"]["calc.py"] == FIXED_WIDE.replace("\n", "\r\n")
     assert (root / "calc.py").read_bytes() == crlf.encode("utf-8")
@@ -396,6 +406,15 @@ def test_server_killed_mid_task_is_told_and_the_next_ask_restarts_it(
 ):
     root = make_project(tmp_path)
     openai_server.add(Hang(seconds=5), Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
+    asked = tmp_path / "asked"
+
+    def tell_when_asked() -> None:
+        deadline = time.monotonic() + 30
+        while not openai_server.completions and time.monotonic() < deadline:
+            time.sleep(0.05)
+        asked.touch()
+
+    threading.Thread(target=tell_when_asked, daemon=True).start()
 
     seen = run_plugin(
         tmp_path,
@@ -403,7 +422,7 @@ def test_server_killed_mid_task_is_told_and_the_next_ask_restarts_it(
         root,
         [
             {"do": "ask", "task": "fix add"},
-            {"do": "sleep", "ms": 1500},
+            {"do": "wait_file", "path": str(asked)},  # the model is thinking
             {"do": "snapshot", "name": "working"},
             {"do": "kill"},
             {"do": "wait_done"},
@@ -434,8 +453,16 @@ def test_review_modules_and_the_protocol_examples(tmp_path: Path):
     result = tmp_path / "unit.json"
     assert NVIM is not None
     done = subprocess.run(
-        [NVIM, "--headless", "--clean", "-l", str(HERE / "review_unit.lua"), str(PLUGIN),
-         str(EXAMPLES), str(result)],
+        [
+            NVIM,
+            "--headless",
+            "--clean",
+            "-l",
+            str(HERE / "review_unit.lua"),
+            str(PLUGIN),
+            str(EXAMPLES),
+            str(result),
+        ],
         capture_output=True,
         text=True,
         timeout=60,
@@ -452,3 +479,19 @@ def test_protocol_examples_are_well_formed(name: str):
     message = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
     assert message["direction"] in {"server->client", "client->server"}
     assert isinstance(message["method"], str) and isinstance(message["params"], dict)
+
+
+LUACHECK = shutil.which("luacheck")
+
+
+@pytest.mark.skipif(LUACHECK is None, reason="no luacheck (apt-get install lua-check)")
+def test_lua_is_lint_clean():
+    lua = [str(PLUGIN), *map(str, sorted(HERE.glob("*.lua")))]
+    done = subprocess.run(
+        [LUACHECK, "--config", str(PLUGIN / ".luacheckrc"), "--formatter", "plain", *lua],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -67,7 +67,8 @@ local function tick(force)
   end
   if not question.told then
     question.told = true
-    vim.notify(('surehand asks: %s (leave insert mode to answer, or :SurehandApprove)'):format(question.params.message), vim.log.levels.WARN)
+    local message = question.params.message
+    vim.notify(('surehand asks: %s (leave insert mode to answer, or :SurehandApprove)'):format(message), vim.log.levels.WARN)
   end
   return false
 end
