@@ -495,3 +495,38 @@ def test_lua_is_lint_clean():
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_help_tags_and_checkhealth(tmp_path: Path):
+    """The vimdoc has its tags (no duplicates), and :checkhealth surehand reports the
+    server command, the interpreter, the sandbox mode and the model settings."""
+    doc = tmp_path / "doc"
+    shutil.copytree(PLUGIN / "doc", doc)
+    health = tmp_path / "health.txt"
+    python = _python()
+    script = (
+        f"vim.opt.rtp:prepend({str(PLUGIN)!r}); "
+        f"vim.cmd('helptags {doc}'); "
+        f"require('surehand').setup({{ cmd = {{ {python!r}, '-m', 'lsp_server' }}, enable = false }}); "
+        "vim.cmd('checkhealth surehand'); "
+        f"vim.fn.writefile(vim.api.nvim_buf_get_lines(0, 0, -1, false), {str(health)!r}); "
+        "vim.cmd('qall!')"
+    )
+    assert NVIM is not None
+    done = subprocess.run(
+        [NVIM, "--headless", "--clean", "-c", f"lua {script}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    tags = (doc / "tags").read_text(encoding="utf-8")
+    for tag in ("surehand.setup()", ":SurehandAccept", "surehand-keys", "surehand.status()"):
+        assert f"{tag}\tsurehand.txt" in tags
+    report = health.read_text(encoding="utf-8")
+    assert f"server command: {python} -m lsp_server (the cmd option)" in report
+    assert "interpreter:" in report and "ERROR" not in report, report
+    assert "OK sandbox: bubblewrap" in report or "WARNING sandbox:" in report, report
+    assert "model " in report and "baseUrl " in report, report

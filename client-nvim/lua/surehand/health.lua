@@ -51,9 +51,10 @@ function M.check()
   end
   local interpreter = cmd[2] == '-m' and exe or nil
   if interpreter then
-    local result = run({ interpreter, '-c', 'import sys, lsp_server; print(sys.version.split()[0], lsp_server.__version__)' })
+    local probe = 'import sys, lsp_server; print(f"Python {sys.version.split()[0]}, surehand {lsp_server.__version__}")'
+    local result = run({ interpreter, '-c', probe })
     if result and result.code == 0 then
-      health.ok(('interpreter: %s (Python, surehand %s)'):format(interpreter, vim.trim(result.stdout)))
+      health.ok(('interpreter: %s (%s)'):format(interpreter, vim.trim(result.stdout)))
     else
       health.error(('interpreter %s cannot import lsp_server'):format(interpreter), { (result and result.stderr) or '' })
     end
@@ -77,7 +78,7 @@ function M.check()
   local sandbox = run({ cli, 'status', '--workspace', workspace })
   if sandbox and sandbox.code == 0 then
     local mode = sandbox.stdout:match('sandbox: ([^\n]+)') or '?'
-    local text = vim.trim(sandbox.stdout)
+    local text = vim.trim(sandbox.stdout):gsub('^sandbox: ', '')
     if mode == 'none' or text:match('Every command is asked first') then
       health.warn('sandbox: ' .. text:gsub('\n', ' '))
     else
