@@ -7,7 +7,8 @@
 -- and runs `steps` in order, then writes what happened as JSON to `result`.
 -- Every wait is bounded; an error is written there too, and Neovim exits 1.
 --
--- SPEC.json: { plugin, cmd, settings, file, steps, result, attach_ms?, wait_ms? }
+-- SPEC.json: { plugin, cmd, settings, file, steps, result, options?, choices?, attach_ms?, wait_ms? }
+--   options: more setup{} options; choices: the titles vim.ui.select answers, in turn.
 -- Steps (each a table with `do`):
 --   ask {task}                 :Surehand task (no wait)
 --   wait_review                until a review is open
@@ -21,6 +22,7 @@
 --   snapshot {name}            record the review's state and what each buffer shows
 --   kill                       SIGKILL the language server
 --   wait_file {path}           until a file exists (the test makes it when the model is asked)
+--   wait_notified {contains}  until a notification holds that text
 --   sleep {ms}
 
 local spec = vim.json.decode(table.concat(vim.fn.readfile(assert(_G.arg[1])), '\n'), { luanil = { object = true } })
@@ -35,6 +37,23 @@ end
 
 vim.notify = function(message, level)
   table.insert(out.notified, { message = message, level = level or vim.log.levels.INFO })
+end
+
+-- The user's answers to vim.ui.select: the next title of `choices` (nil: dismissed).
+out.selects = {}
+local choices = vim.deepcopy(spec.choices or {})
+vim.ui.select = function(items, opts, on_choice)
+  local want = table.remove(choices, 1)
+  local titles = vim.tbl_map(function(item)
+    return opts.format_item and opts.format_item(item) or item
+  end, items)
+  table.insert(out.selects, { prompt = opts.prompt, titles = titles, chose = want or vim.NIL, mode = vim.api.nvim_get_mode().mode })
+  for i, title in ipairs(titles) do
+    if title == want then
+      return on_choice(items[i], i)
+    end
+  end
+  on_choice(nil, nil)
 end
 
 local function text_of(bufnr)
@@ -132,6 +151,8 @@ local function snapshot(name)
   end
   table.sort(snap.disk)
   snap.current = relative(vim.api.nvim_buf_get_name(0))
+  snap.lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  snap.selects = #out.selects
   snap.cursor = vim.api.nvim_win_get_cursor(0)
   table.insert(out.snapshots, snap)
 end
@@ -225,6 +246,16 @@ function STEPS.wait_file(step)
     return vim.uv.fs_stat(step.path) ~= nil
   end)
 end
+function STEPS.wait_notified(step)
+  wait('a notification with ' .. step.contains, nil, function()
+    for _, n in ipairs(out.notified) do
+      if n.message:find(step.contains, 1, true) then
+        return true
+      end
+    end
+    return false
+  end)
+end
 function STEPS.sleep(step)
   vim.wait(step.ms)
 end
@@ -244,7 +275,7 @@ local function main()
   vim.cmd('runtime plugin/surehand.lua')
   vim.g.mapleader = ' '
   vim.lsp.log.set_level(spec.log_level or 'warn')
-  require('surehand').setup({ cmd = spec.cmd, settings = spec.settings, review = { open_list = spec.open_list ~= false } })
+  require('surehand').setup(vim.tbl_deep_extend('force', { cmd = spec.cmd, settings = spec.settings }, spec.options or {}))
   vim.cmd.edit(vim.fn.fnameescape(spec.file))
   local bufnr = vim.api.nvim_get_current_buf()
   wait('surehand to attach', spec.attach_ms or 15000, function()

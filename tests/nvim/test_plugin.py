@@ -64,6 +64,8 @@ def run_plugin(
     steps: list[dict[str, Any]],
     *,
     file: str = "calc.py",
+    options: dict[str, Any] | None = None,
+    choices: list[str] | None = None,
 ) -> dict[str, Any]:
     """Run the steps in a headless Neovim with the plugin; what the harness saw."""
     result = tmp_path / "result.json"
@@ -74,6 +76,8 @@ def run_plugin(
         "file": str(root / file),
         "steps": steps,
         "result": str(result),
+        "options": options or {},
+        "choices": choices or [],
         "log_level": "debug",
     }
     spec_file = tmp_path / "spec.json"
@@ -530,3 +534,75 @@ def test_help_tags_and_checkhealth(tmp_path: Path):
     assert "interpreter:" in report and "ERROR" not in report, report
     assert "OK sandbox: bubblewrap" in report or "WARNING sandbox:" in report, report
     assert "model " in report and "baseUrl " in report, report
+
+
+RUN_CHECK = Call("run_command", {"command": "python3 check.py", "timeout": None})
+
+
+def test_an_approval_waits_while_the_user_types_then_asks(
+    tmp_path: Path, openai_server: ScriptedServer
+):
+    root = make_project(tmp_path)
+    (root / "check.py").write_text("print('checked')\n", encoding="utf-8")
+    openai_server.add(
+        Turn(tool_calls=[RUN_CHECK]), Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH])
+    )
+
+    seen = run_plugin(
+        tmp_path,
+        openai_server,
+        root,
+        [
+            {"do": "ask", "task": "fix add"},
+            {"do": "keys", "keys": "<Esc>"},  # the user is at the keyboard
+            {"do": "wait_notified", "contains": "surehand asks: surehand wants to run"},
+            {"do": "snapshot", "name": "waiting"},
+            {"do": "cmd", "cmd": "SurehandApprove"},
+            {"do": "wait_review"},
+            {"do": "cmd", "cmd": "SurehandAcceptAll"},
+            {"do": "wait_done"},
+        ],
+        options={"approval_idle_ms": 600000},
+        choices=["Deny"],
+    )
+
+    waiting = snap(seen, "waiting")
+    assert waiting["selects"] == 0, "no prompt while the user types"
+    assert waiting["status"] == "surehand: waiting for your approval: python3 check.py"
+    (asked,) = seen["selects"]
+    assert asked["prompt"].startswith("surehand wants to run `python3 check.py`")
+    assert asked["titles"][-1] == "Deny" and "Allow once" in asked["titles"]
+    assert seen["done"][0]["outcome"] == "applied", seen["done"]
+    assert seen["buffers"]["calc.py"] == FIXED
+    declined = openai_server.completions[1].body["messages"][-1]["content"]
+    assert "declined" in declined
+
+
+def test_an_approval_asks_at_once_when_the_user_is_idle(
+    tmp_path: Path, openai_server: ScriptedServer
+):
+    root = make_project(tmp_path)
+    (root / "check.py").write_text("print('checked')\n", encoding="utf-8")
+    openai_server.add(
+        Turn(tool_calls=[RUN_CHECK]), Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH])
+    )
+
+    seen = run_plugin(
+        tmp_path,
+        openai_server,
+        root,
+        [
+            {"do": "ask", "task": "fix add"},
+            {"do": "wait_review"},
+            {"do": "cmd", "cmd": "SurehandRejectAll"},
+            {"do": "wait_done"},
+        ],
+        options={"approval_idle_ms": 0},
+        choices=["Allow once"],
+    )
+
+    (asked,) = seen["selects"]
+    assert asked["chose"] == "Allow once" and asked["mode"] == "n"
+    assert not any("surehand asks:" in m for m in messages(seen))
+    assert seen["done"][0]["outcome"] in {"rejected", "discarded"}, seen["done"]
+    assert seen["buffers"]["calc.py"] == CALC

@@ -14,9 +14,12 @@ local last_key = 0
 local timer = nil
 local key_ns = vim.api.nvim_create_namespace('surehand_keys')
 
-vim.on_key(function()
-  last_key = vim.uv.now()
-end, key_ns)
+--- Note the time of every key (from start-up: plugin/surehand.lua calls this).
+function M.listen()
+  vim.on_key(function()
+    last_key = vim.uv.now()
+  end, key_ns)
+end
 
 --- "waiting for your approval: rm -rf build" for an approval question.
 function M.step(message)

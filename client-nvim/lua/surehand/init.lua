@@ -22,6 +22,7 @@ function M.load()
   vim.g.loaded_surehand = true
   require('surehand.commands').define()
   require('surehand.render').define_highlights()
+  require('surehand.approve').listen()
   local group = vim.api.nvim_create_augroup('surehand', { clear = true })
   vim.api.nvim_create_autocmd('ColorScheme', {
     group = group,
