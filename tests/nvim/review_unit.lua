@@ -114,6 +114,32 @@ local reviewed = example('reviewed.json')
 equal('reviewed.json direction', { reviewed.direction, reviewed.method }, { 'client->server', require('surehand.review').REVIEWED })
 equal('reviewed.json hunks', vim.json.decode(vim.json.encode(decide.reviewed(proposal))), reviewed.params.hunks)
 
+-- A file to delete that the user typed in can only be kept; accepting all keeps it.
+local deleting = model.parse(
+  { documentChanges = { { kind = 'delete', uri = root .. 'old.py' } } },
+  { [root .. 'old.py'] = 'OLD = 1\n' },
+  'utf-8'
+)
+check('delete pending', decide.pending_count(deleting) == 1)
+shift.follow(deleting.files[1], 0, 0, '# keep\n')
+check('typed-in delete is stale', deleting.files[1].operation_stale)
+check('typed-in delete cannot be accepted', not decide.decide_operation(deleting, 1, 'accepted'))
+decide.decide_all(deleting, 'accepted')
+equal('accept all keeps it', deleting.files[1].operation, 'rejected')
+equal('reported stale', decide.reviewed(deleting)[1].stale, true)
+
+-- Undo puts decisions back, but never an accept on what went stale since.
+local undoing = model.parse(edit, texts, 'utf-16')
+local before = decide.snapshot(undoing)
+decide.decide_hunk(undoing, '1.0', 'accepted')
+local accepted = decide.snapshot(undoing)
+decide.decide_hunk(undoing, '1.0', 'rejected')
+decide.restore(undoing, before)
+equal('undo to pending', decide.hunk_by_id(undoing, '1.0').decision, 'pending')
+shift.follow(undoing.files[1], 20, 21, 'x')
+decide.restore(undoing, accepted)
+equal('a stale hunk is not accepted again by undo', decide.hunk_by_id(undoing, '1.0').decision, 'pending')
+
 -- Every step example gives words, under its wire name and its old class name.
 local CLASS = {
   step_started = 'StepStarted',

@@ -606,3 +606,42 @@ def test_an_approval_asks_at_once_when_the_user_is_idle(
     assert not any("surehand asks:" in m for m in messages(seen))
     assert seen["done"][0]["outcome"] in {"rejected", "discarded"}, seen["done"]
     assert seen["buffers"]["calc.py"] == CALC
+
+
+def test_keys_typed_in_insert_mode_are_followed_and_the_diff_shows_what_is_left(
+    tmp_path: Path, openai_server: ScriptedServer
+):
+    root = make_project(tmp_path)
+    openai_server.add(TWO, Turn(tool_calls=[FINISH]))
+
+    seen = run_plugin(
+        tmp_path,
+        openai_server,
+        root,
+        [
+            {"do": "ask", "task": "fix both"},
+            {"do": "wait_review"},
+            {"do": "goto", "path": "calc.py", "line": 1},
+            {"do": "keys", "keys": "Oimport os<Esc>"},  # a line above both hunks
+            {"do": "goto", "path": "calc.py", "line": 7},
+            {"do": "keys", "keys": "A  # note<Esc>"},  # on sub's own line
+            {"do": "snapshot", "name": "typed"},
+            {"do": "cmd", "cmd": "SurehandDiff"},
+            {"do": "snapshot", "name": "diff"},
+            {"do": "cmd", "cmd": "close"},
+            {"do": "cmd", "cmd": "SurehandAcceptAll"},
+            {"do": "wait_done"},
+        ],
+    )
+
+    typed = snap(seen, "typed")
+    assert decisions(typed) == {"calc.py": ("accepted", ["pending", "pending/stale"])}
+    assert typed["buffers"]["calc.py"]["removed"] == [2, 6]
+    diff = snap(seen, "diff")
+    assert diff["current"] == "surehand://diff/calc.py"
+    assert "-    return a - b" in diff["lines"] and "+    return a + b" in diff["lines"]
+    assert "+    return b - a" not in diff["lines"], "a stale hunk is not proposed any more"
+    typing = "import os\n" + CALC.replace(
+        "def sub(a, b):\n    return a - b", "def sub(a, b):\n    return a - b  # note"
+    )
+    assert seen["buffers"]["calc.py"] == typing.replace("return a - b", "return a + b", 1)

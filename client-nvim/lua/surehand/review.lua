@@ -203,6 +203,20 @@ local function start(proposal, client, co)
   return review
 end
 
+--- Run `fn` now, or once the user leaves insert mode: windows never change under their typing.
+function M.when_not_typing(fn)
+  if not vim.api.nvim_get_mode().mode:match('^[iRc]') then
+    return fn()
+  end
+  vim.api.nvim_create_autocmd('ModeChanged', {
+    pattern = '*:n',
+    once = true,
+    callback = function()
+      vim.schedule(fn)
+    end,
+  })
+end
+
 --- The `workspace/applyEdit` handler of the surehand client.
 function M.handle_apply_edit(_, params, ctx)
   local co, main = coroutine.running()
@@ -229,13 +243,18 @@ function M.handle_apply_edit(_, params, ctx)
       result = { applied = true }
     else
       local review = start(proposal, client, co)
-      local config = require('surehand.config').options
-      if config.review.open_list then
-        list.open()
-      end
-      if config.review.jump and not vim.api.nvim_get_mode().mode:match('^[iR]') then
-        M.reveal(navigate.next_stop(proposal, nil, 1))
-      end
+      M.when_not_typing(function()
+        local options = require('surehand.config').options
+        if review ~= current then
+          return
+        end
+        if options.review.open_list then
+          list.open()
+        end
+        if options.review.jump then
+          M.reveal(navigate.next_stop(proposal, nil, 1))
+        end
+      end)
       result = coroutine.yield()
       if review.orphaned then
         return nil -- the server is gone: nobody to answer
