@@ -20,60 +20,43 @@ local function ends_with_break(s)
   return s:match('[\r\n]$') ~= nil
 end
 
-local function strip_break(s)
-  return (s:gsub('\r?\n$', '', 1):gsub('\r$', '', 1))
-end
-
---- Replace the byte span [start, stop) of the buffer's text (`file_text`,
---- whose line starts are `starts`) by `new_text`.
-local function replace(bufnr, file_text, starts, start, stop, new_text)
-  local srow, scol = text.row_col(file_text, start, starts)
-  local erow, ecol = text.row_col(file_text, stop, starts)
-  local count = vim.api.nvim_buf_line_count(bufnr)
-  local eol = nil
-  local function last_len()
-    return #vim.api.nvim_buf_get_lines(bufnr, count - 1, count, true)[1]
+--- Make `bufnr` hold `new_text` (its text as the server sees it), changing
+--- only the lines between the ones that stay the same at either end.
+local function write_text(bufnr, new_text)
+  local old = vim.api.nvim_buf_get_lines(bufnr, 0, -1, true)
+  local new = text.split_lines(new_text)
+  local eol = ends_with_break(new_text)
+  if #new == 0 then
+    new = { '' }
   end
-  if erow >= count then
-    -- The span runs past the last line's break, which the API cannot address:
-    -- leave that break where it is ('eol') and replace up to it.
-    if new_text == '' and srow == 0 and scol == 0 then
-      vim.api.nvim_buf_set_lines(bufnr, 0, -1, true, {})
-      vim.bo[bufnr].eol = false
-      return
-    end
-    erow, ecol = count - 1, last_len()
-    if srow >= count then
-      srow, scol = erow, ecol
-      new_text = '\n' .. new_text
-    elseif new_text == '' and scol == 0 and srow > 0 then
-      srow = srow - 1 -- absorb the break before, keep the final one
-      scol = #vim.api.nvim_buf_get_lines(bufnr, srow, srow + 1, true)[1]
-    end
-    if ends_with_break(new_text) then
-      new_text = strip_break(new_text)
-    elseif new_text ~= '' then
-      eol = false
-    end
+  local first = 0
+  while first < #old and first < #new and old[first + 1] == new[first + 1] do
+    first = first + 1
   end
-  local normal = new_text:gsub('\r\n?', '\n')
-  local lines = vim.split(normal, '\n', { plain = true })
-  vim.api.nvim_buf_set_text(bufnr, srow, scol, erow, ecol, lines)
-  if eol ~= nil then
+  local last = 0
+  while last < #old - first and last < #new - first and old[#old - last] == new[#new - last] do
+    last = last + 1
+  end
+  if first < #old - last or first < #new - last then
+    vim.api.nvim_buf_set_lines(bufnr, first, #old - last, true, vim.list_slice(new, first + 1, #new - last))
+  end
+  if vim.bo[bufnr].eol ~= eol then
     vim.bo[bufnr].eol = eol
   end
 end
 
---- Put `file`'s accepted hunks into `bufnr` (whose text is `file.text`), last first.
+--- Put `file`'s accepted hunks into `bufnr` (whose text is `file.text`), last
+--- first, each its own undo step.
 local function put_hunks(bufnr, file, accepted)
   table.sort(accepted, function(a, b)
-    return a.start > b.start
+    return decide.in_text_order(b, a)
   end)
-  local starts = text.line_starts(file.text)
   vim.bo[bufnr].modifiable = true
+  local now = file.text
   for _, hunk in ipairs(accepted) do
     undo_break(bufnr)
-    replace(bufnr, file.text, starts, hunk.start, hunk.stop, hunk.new_text)
+    now = now:sub(1, hunk.start) .. hunk.new_text .. now:sub(hunk.stop + 1)
+    write_text(bufnr, now)
   end
   undo_break(bufnr)
 end
@@ -158,6 +141,6 @@ function M.apply(proposal, encoding)
   return { applied = true, skipped = skipped, mismatched = mismatched }
 end
 
-M._replace = replace
+M.put_hunks = put_hunks
 
 return M

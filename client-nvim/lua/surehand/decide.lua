@@ -161,12 +161,21 @@ function M.leave_out(file)
   end
 end
 
+--- Hunks in the order they sit in the text (two insertions at one point: as sent).
+function M.in_text_order(a, b)
+  if a.start ~= b.start then
+    return a.start < b.start
+  end
+  if a.stop ~= b.stop then
+    return a.stop < b.stop
+  end
+  return a.index < b.index
+end
+
 --- `file.text` with the hunks that pass `keep` applied.
 function M.text_with(file, keep)
   local hunks = vim.tbl_filter(keep, file.hunks)
-  table.sort(hunks, function(a, b)
-    return a.start < b.start
-  end)
+  table.sort(hunks, M.in_text_order)
   local parts, at = {}, 0
   for _, hunk in ipairs(hunks) do
     parts[#parts + 1] = file.text:sub(at + 1, hunk.start)

@@ -61,9 +61,7 @@ function M.pending_stops(proposal)
       local hunks = vim.tbl_filter(function(h)
         return h.decision == 'pending'
       end, file.hunks)
-      table.sort(hunks, function(a, b)
-        return a.start < b.start
-      end)
+      table.sort(hunks, require('surehand.decide').in_text_order)
       for _, hunk in ipairs(hunks) do
         local layout = M.layout(file.text, hunk, starts)
         local last = math.max(layout.label_line, layout.removed and layout.removed.stop - 1 or layout.anchor_line)
