@@ -8,7 +8,8 @@
 -- Every wait is bounded; an error is written there too, and Neovim exits 1.
 --
 -- SPEC.json: { plugin, cmd, settings, file, steps, result, options?, choices?, attach_ms?, wait_ms? }
---   options: more setup{} options; choices: the titles vim.ui.select answers, in turn.
+--   options: more setup{} options; choices: the titles vim.ui.select answers, in turn;
+--   inputs: what vim.ui.input gets, in turn.
 -- Steps (each a table with `do`):
 --   ask {task}                 :Surehand task (no wait)
 --   wait_review                until a review is open
@@ -37,6 +38,14 @@ end
 
 vim.notify = function(message, level)
   table.insert(out.notified, { message = message, level = level or vim.log.levels.INFO })
+end
+
+-- What the user types at a vim.ui.input prompt: the next of `inputs`.
+out.inputs = {}
+local inputs = vim.deepcopy(spec.inputs or {})
+vim.ui.input = function(opts, on_confirm)
+  table.insert(out.inputs, opts.prompt)
+  on_confirm(table.remove(inputs, 1))
 end
 
 -- The user's answers to vim.ui.select: the next title of `choices` (nil: dismissed).

@@ -66,6 +66,7 @@ def run_plugin(
     file: str = "calc.py",
     options: dict[str, Any] | None = None,
     choices: list[str] | None = None,
+    inputs: list[str] | None = None,
 ) -> dict[str, Any]:
     """Run the steps in a headless Neovim with the plugin; what the harness saw."""
     result = tmp_path / "result.json"
@@ -78,6 +79,7 @@ def run_plugin(
         "result": str(result),
         "options": options or {},
         "choices": choices or [],
+        "inputs": inputs or [],
         "log_level": "debug",
     }
     spec_file = tmp_path / "spec.json"
@@ -645,3 +647,42 @@ def test_keys_typed_in_insert_mode_are_followed_and_the_diff_shows_what_is_left(
         "def sub(a, b):\n    return a - b", "def sub(a, b):\n    return a - b  # note"
     )
     assert seen["buffers"]["calc.py"] == typing.replace("return a - b", "return a + b", 1)
+
+
+def test_surehand_without_words_prompts_and_cancel_stops_the_task(
+    tmp_path: Path, openai_server: ScriptedServer
+):
+    root = make_project(tmp_path)
+    openai_server.add(Hang(seconds=5))
+    asked = tmp_path / "asked"
+
+    def tell_when_asked() -> None:
+        deadline = time.monotonic() + 30
+        while not openai_server.completions and time.monotonic() < deadline:
+            time.sleep(0.05)
+        asked.touch()
+
+    threading.Thread(target=tell_when_asked, daemon=True).start()
+
+    seen = run_plugin(
+        tmp_path,
+        openai_server,
+        root,
+        [
+            {"do": "cmd", "cmd": "Surehand"},
+            {"do": "wait_file", "path": str(asked)},
+            {"do": "cmd", "cmd": "SurehandCancel"},
+            {"do": "wait_done"},
+            {"do": "cmd", "cmd": "SurehandReset"},
+            {"do": "sleep", "ms": 500},
+        ],
+        inputs=["make add add"],
+    )
+
+    assert seen["inputs"] == ["surehand: "]
+    assert "make add add" in json.dumps(openai_server.completions[0].body)
+    (result,) = seen["done"]
+    assert result["outcome"] == "cancelled", result
+    assert "surehand: cancelled" in messages(seen)
+    assert "surehand: the conversation starts afresh" in messages(seen)
+    assert seen["buffers"]["calc.py"] == CALC and seen["status"] == "surehand"
