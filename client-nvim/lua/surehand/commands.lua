@@ -5,6 +5,10 @@ local function review()
   return require('surehand.review')
 end
 
+local function decisions()
+  return require('surehand.decisions')
+end
+
 local function server()
   return require('surehand.server')
 end
@@ -30,13 +34,13 @@ local COMMANDS = {
   },
   SurehandCancel = { function() server().cancel(vim.api.nvim_get_current_buf()) end, { desc = 'Stop the running surehand task' } },
   SurehandReset = { function() server().reset(vim.api.nvim_get_current_buf()) end, { desc = "Forget surehand's conversation" } },
-  SurehandAccept = { function() review().decide_here('accepted') end, { desc = 'Accept the change at the cursor' } },
-  SurehandReject = { function() review().decide_here('rejected') end, { desc = 'Reject the change at the cursor' } },
-  SurehandAcceptAll = { function() review().decide_all('accepted') end, { desc = 'Accept every change left' } },
-  SurehandRejectAll = { function() review().decide_all('rejected') end, { desc = 'Reject every change left' } },
-  SurehandUndo = { function() review().undo() end, { desc = 'Take back the last review decision' } },
-  SurehandNext = { function() review().next(1) end, { desc = 'Go to the next change to decide' } },
-  SurehandPrev = { function() review().next(-1) end, { desc = 'Go to the previous change to decide' } },
+  SurehandAccept = { function() decisions().decide_here('accepted') end, { desc = 'Accept the change at the cursor' } },
+  SurehandReject = { function() decisions().decide_here('rejected') end, { desc = 'Reject the change at the cursor' } },
+  SurehandAcceptAll = { function() decisions().decide_all('accepted') end, { desc = 'Accept every change left' } },
+  SurehandRejectAll = { function() decisions().decide_all('rejected') end, { desc = 'Reject every change left' } },
+  SurehandUndo = { function() decisions().undo() end, { desc = 'Take back the last review decision' } },
+  SurehandNext = { function() decisions().next(1) end, { desc = 'Go to the next change to decide' } },
+  SurehandPrev = { function() decisions().next(-1) end, { desc = 'Go to the previous change to decide' } },
   SurehandDiff = { function() require('surehand.diff').open() end, { desc = "A split with this file's proposed diff" } },
   SurehandList = {
     function()

@@ -23,8 +23,7 @@ function M.text(file)
 end
 
 function M.open()
-  local review = require('surehand.review')
-  local file = review.file_here()
+  local file = require('surehand.decisions').file_here()
   if file == nil then
     return vim.notify('surehand: no review is open', vim.log.levels.WARN)
   end

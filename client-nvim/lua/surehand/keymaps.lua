@@ -7,7 +7,7 @@ local M = {}
 local saved = {} ---@type table<integer, table[]>
 
 local function actions()
-  local review = require('surehand.review')
+  local review = require('surehand.decisions')
   return {
     next = { function() review.next(1) end, 'surehand: next change' },
     prev = { function() review.next(-1) end, 'surehand: previous change' },

@@ -37,7 +37,7 @@ local function log(message, level)
 end
 
 --- The files `bufnr` shows.
-local function files_on(review, bufnr)
+function M.files_on(review, bufnr)
   return vim.tbl_filter(function(f)
     return review.shown[f.index] == bufnr
   end, review.proposal.files)
@@ -49,9 +49,10 @@ local function indexes(files)
   end, files)
 end
 
-local function cursor(review)
+--- Where the cursor is: the files the current buffer shows and the line (0-based).
+function M.cursor(review)
   local bufnr = vim.api.nvim_get_current_buf()
-  return { files = indexes(files_on(review, bufnr)), line = vim.api.nvim_win_get_cursor(0)[1] - 1 }
+  return { files = indexes(M.files_on(review, bufnr)), line = vim.api.nvim_win_get_cursor(0)[1] - 1 }
 end
 
 local function draw(review)
@@ -69,7 +70,7 @@ end
 local finish
 
 --- Redraw, report, and end the review once everything is decided.
-local function update(review)
+function M.update(review)
   if review ~= current then
     return
   end
@@ -87,7 +88,7 @@ end
 --- Follow one change of `bufnr` (from `on_bytes`) in the files it shows.
 local function follow(review, bufnr, srow, scol, oer, oec, ner, nec)
   local _ = ner + nec
-  for _, file in ipairs(files_on(review, bufnr)) do
+  for _, file in ipairs(M.files_on(review, bufnr)) do
     if file.kind ~= 'create' then
       local starts = require('surehand.text').line_starts(file.text)
       local function offset(row, col)
@@ -114,7 +115,7 @@ local function follow(review, bufnr, srow, scol, oer, oec, ner, nec)
     end
   end
   vim.schedule(function()
-    update(review)
+    M.update(review)
   end)
 end
 
@@ -191,7 +192,7 @@ local function start(proposal, client, co)
       end
     end
   end
-  update(review)
+  M.update(review)
   pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'SurehandReview', modeline = false })
   local words = status.pending_words(decide.pending_summary(proposal))
   log(('review %s in %d file%s (%s next, :SurehandList)'):format(
@@ -252,7 +253,7 @@ function M.handle_apply_edit(_, params, ctx)
           list.open()
         end
         if options.review.jump then
-          M.reveal(navigate.next_stop(proposal, nil, 1))
+          require('surehand.decisions').reveal(navigate.next_stop(proposal, nil, 1))
         end
       end)
       result = coroutine.yield()
@@ -321,102 +322,6 @@ function M.orphan(client_id)
     current.orphaned = true
     current.client_id = nil
   end
-end
-
-local function record(review)
-  table.insert(review.history, decide.snapshot(review.proposal))
-end
-
---- Put `stop` in view in the current window.
-function M.reveal(stop)
-  local review = current
-  if review == nil or stop == nil then
-    return
-  end
-  local bufnr = review.shown[stop.file]
-  if vim.api.nvim_get_current_buf() ~= bufnr then
-    vim.api.nvim_win_set_buf(0, bufnr)
-  end
-  local count = vim.api.nvim_buf_line_count(bufnr)
-  vim.api.nvim_win_set_cursor(0, { math.min(stop.line + 1, count), 0 })
-end
-
---- Go to the next (1) or previous (-1) pending decision.
-function M.next(direction)
-  if current == nil then
-    return log('no review is open', vim.log.levels.WARN)
-  end
-  M.reveal(navigate.next_stop(current.proposal, cursor(current), direction))
-end
-
---- Decide the pending hunk (or file operation) at the cursor, then go to the next one.
-function M.decide_here(decision)
-  local review = current
-  if review == nil then
-    return log('no review is open', vim.log.levels.WARN)
-  end
-  local here = cursor(review)
-  local stop = navigate.stop_at(review.proposal, here)
-  if stop == nil then
-    return M.next(1)
-  end
-  local before = decide.snapshot(review.proposal)
-  local changed
-  if stop.hunk == nil then
-    changed = decide.decide_operation(review.proposal, stop.file, decision)
-  else
-    changed = decide.decide_hunk(review.proposal, stop.hunk, decision)
-  end
-  if not changed then
-    if decision == 'accepted' then
-      log('this change is stale (you typed in it): it can only be rejected', vim.log.levels.WARN)
-    end
-    return
-  end
-  table.insert(review.history, before)
-  update(review)
-  if not review.finishing then
-    M.reveal(navigate.stop_after(review.proposal, here))
-  end
-end
-
---- Decide everything still pending.
-function M.decide_all(decision)
-  local review = current
-  if review == nil then
-    return log('no review is open', vim.log.levels.WARN)
-  end
-  record(review)
-  decide.decide_all(review.proposal, decision)
-  update(review)
-end
-
---- Take back the last decision of the open review.
-function M.undo()
-  local review = current
-  if review == nil then
-    return log('no review is open (after a review, u in a buffer undoes one accepted change)', vim.log.levels.WARN)
-  end
-  local snapshot = table.remove(review.history)
-  if snapshot == nil then
-    return log('nothing to undo in this review', vim.log.levels.WARN)
-  end
-  decide.restore(review.proposal, snapshot)
-  update(review)
-end
-
---- The file at the cursor (else the first file with something pending).
-function M.file_here()
-  local review = current
-  if review == nil then
-    return nil
-  end
-  local files = files_on(review, vim.api.nvim_get_current_buf())
-  if files[1] then
-    return files[1]
-  end
-  local stop = navigate.next_stop(review.proposal, nil, 1)
-  return review.proposal.files[stop and stop.file or 1]
 end
 
 return M
