@@ -150,8 +150,12 @@ local CLASS = {
   task_ended = 'TaskEnded',
 }
 local WORDS = {
-  step_started = 'step 1: thinking',
-  model_calling = 'step 1: writing edit',
+  step_started = function(params)
+    return ('step %d: thinking'):format(params.step)
+  end,
+  model_calling = function(params)
+    return ('step %d: writing %s'):format(params.step, params.tool)
+  end,
 }
 local seen = 0
 for name in vim.fs.dir(examples) do
@@ -162,7 +166,7 @@ for name in vim.fs.dir(examples) do
     equal(name .. ' envelope', { msg.direction, msg.method, msg.params.kind }, { 'server->client', 'surehand/step', kind })
     check(name .. ' tool field', msg.params.name == nil, msg.params)
     local words = status.step_text(msg.params)
-    local want = WORDS[kind] or msg.params.summary or msg.params.message
+    local want = WORDS[kind] and WORDS[kind](msg.params) or msg.params.summary or msg.params.message
     equal(name .. ' words', words, want)
     local old = vim.tbl_extend('force', msg.params, { kind = CLASS[kind] })
     if old.tool then
