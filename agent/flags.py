@@ -40,6 +40,8 @@ HELP = {
     "sandbox_read_only_paths": "a folder sandboxed commands may read (repeat)",
     "sandbox_writable_paths": "a folder sandboxed commands may change (repeat)",
     "command_environment": "an environment variable commands get (repeat)",
+    "review": "how editors without their own review review a proposal: diagnostics "
+    "(each hunk a diagnostic with code actions) or question (one Apply / Discard question)",
 }
 
 _TYPES: dict[str, Any] = {"str": str, "int": int, "float": float}
