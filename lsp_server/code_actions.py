@@ -35,7 +35,7 @@ class Approval:
 
 
 def review_actions(
-    items: list[Item], uri: str, *, show_diff: bool, more_files: bool
+    items: list[Item], uri: str, *, show_diff: bool, more_files: bool, file_pending: bool
 ) -> list[tuple[str, str, dict[str, Any], bool]]:
     """(title, command, argument, preferred) for the items at the cursor, then the wide ones."""
     out: list[tuple[str, str, dict[str, Any], bool]] = []
@@ -45,7 +45,7 @@ def review_actions(
             out.append((f"surehand: Accept {what}", ACCEPT, {"id": item.id}, True))
         out.append((f"surehand: Reject {what}", REJECT, {"id": item.id}, False))
     if items:
-        if any(i.state is State.PENDING for i in items):
+        if file_pending:
             out.append(("surehand: Accept all in this file", ACCEPT_ALL, {"uri": uri}, False))
         if more_files:
             out.append(("surehand: Reject all in this file", REJECT_ALL, {"uri": uri}, False))

@@ -295,9 +295,16 @@ class DiagnosticReview:
                 if self._shown(item) == path
                 and (item.id in wanted or _overlaps(self._diagnostic(item).range, first, last))
             ]
-            files = {self._shown(i) for i in self.review.open_items()}
+            open_items = self.review.open_items()
+            files = {self._shown(i) for i in open_items}
             actions += code_actions.review_actions(
-                here, uri, show_diff=self.abilities().show_document, more_files=len(files) > 1
+                here,
+                uri,
+                show_diff=self.abilities().show_document,
+                more_files=len(files) > 1,
+                file_pending=any(
+                    i.state is State.PENDING and self._shown(i) == path for i in open_items
+                ),
             )
         return code_actions.as_lsp(actions, mine, literals=self.abilities().code_action_literals)
 
