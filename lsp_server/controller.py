@@ -151,12 +151,17 @@ class Controller:
         work = asyncio.ensure_future(self._work(session, ask, token))
         self.tasks.add(work, token=token, request_id=request_id)
         try:
-            return await asyncio.shield(work)
+            result = await asyncio.shield(work)
         except asyncio.CancelledError:
             result = {"outcome": "cancelled", "summary": "Cancelled."}
             if non_modal:
                 self._tell_outcome(result)
-            return result
+        except Exception as error:  # the client hears of it twice: as the error, and here
+            if non_modal:
+                self._tell_outcome({"outcome": "error", "summary": f"surehand failed: {error}"})
+            raise
+        # The outcome also comes as surehand/outcome (once the review ends).
+        return {**result, "outcomeNotification": True} if non_modal else result
 
     async def _work(self, session: Session, ask: Ask, token: str | None) -> dict[str, Any]:
         assert self.root is not None and self.source is not None

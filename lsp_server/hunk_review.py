@@ -146,56 +146,62 @@ class HunkReview:
         if state is State.REJECTED and item.state is State.STALE:
             state = State.CONFLICT
         item.state = state
+        if item.hunk is not None and item.path in self.texts:
+            item.hunk = _point(item.hunk, item.hunk.start)
+            item.line = line_of(self.texts[item.path], item.hunk.start)
 
     def update(self, path: str, now: str | None) -> bool:
         """``path`` holds ``now``: accept what landed, move or stale the rest; whether
-        anything changed."""
+        anything changed.
+
+        A hunk no longer pending (decided, or stale) is a point of the text from
+        then on, followed through the changes so its line is right in the end."""
         old = self.texts.get(path)
         if old is None or now is None or now == old:
             return False
         self.texts[path] = now
-        items = self.pending_hunks(path)
-        live = [i for i in items if i.state is State.PENDING]
+        hunks = [i for i in self.items if i.kind is Kind.HUNK and i.path == path and i.hunk]
+        for item in hunks:
+            if item.state is not State.PENDING:
+                self._place(item, now, _mapped(old, now, item.hunk.start))  # type: ignore[union-attr]
+        live = sorted(
+            (i for i in hunks if i.state is State.PENDING),
+            key=lambda i: i.hunk.start,  # type: ignore[union-attr]
+        )
         choice = decided(old, [i.hunk for i in live], now)  # type: ignore[misc]
-        if choice is not None:
+        if choice is not None:  # some of them landed (or nothing the hunks touch changed)
             shift = 0
             for item, accepted in zip(live, choice, strict=True):
                 assert item.hunk is not None
+                start = item.hunk.start + shift
                 if accepted:
-                    item.state = State.ACCEPTED
-                    item.line = line_of(now, item.hunk.start + shift)
                     shift += len(item.hunk.text) - (item.hunk.end - item.hunk.start)
+                    item.state = State.ACCEPTED
+                    self._place(item, now, start)
                 else:
                     item.hunk = _moved(item.hunk, shift)
-                    item.line = line_of(now, item.hunk.start)
-            self._follow_stale(items, old, now)
+                    item.line = line_of(now, start)
             return True
-        for item in items:
+        for item in live:  # the user typed
             assert item.hunk is not None
-            if item.state is State.STALE:
-                continue
             rebased = rebase(old, (item.hunk,), now)
             if rebased.hunks:
                 item.hunk = rebased.hunks[0]
                 item.line = line_of(now, item.hunk.start)
-            elif rebased.applied:
+                continue
+            if rebased.applied:
                 item.state = State.ACCEPTED  # the user typed exactly this
-                item.line = line_of(now, _mapped(old, now, item.hunk.start))
             else:
                 item.state = State.STALE
                 item.old = old[item.hunk.start : item.hunk.end]
-                item.hunk = Hunk(item.hunk.start, item.hunk.start, *_rest(item.hunk))
-        self._follow_stale(items, old, now)
+            self._place(item, now, _mapped(old, now, item.hunk.start))
         return True
 
     @staticmethod
-    def _follow_stale(items: list[Item], old: str, now: str) -> None:
-        """A stale hunk is a point of the text (where the user's change is): move it."""
-        for item in items:
-            if item.state is State.STALE and item.hunk is not None:
-                at = _mapped(old, now, item.hunk.start)
-                item.hunk = Hunk(at, at, *_rest(item.hunk))
-                item.line = line_of(now, at)
+    def _place(item: Item, text: str, at: int) -> None:
+        assert item.hunk is not None
+        item.hunk = _point(item.hunk, at)
+        item.line = line_of(text, at)
 
     def edit_for(self, items: list[Item]) -> str:
         """The text of the items' file with exactly ``items`` (hunks of one file) applied."""
@@ -271,8 +277,9 @@ def _moved(hunk: Hunk, shift: int) -> Hunk:
     return Hunk(hunk.start + shift, hunk.end + shift, hunk.text, hunk.descriptions)
 
 
-def _rest(hunk: Hunk) -> tuple[str, tuple[str, ...]]:
-    return hunk.text, hunk.descriptions
+def _point(hunk: Hunk, at: int) -> Hunk:
+    """``hunk`` as a point of the text (its text and descriptions kept)."""
+    return Hunk(at, at, hunk.text, hunk.descriptions)
 
 
 def _mapped(old: str, now: str, offset: int) -> int:

@@ -65,25 +65,31 @@ def run_neovim(
     tmp_path: Path,
     model: ScriptedServer,
     root: Path,
-    choices: list[str],
+    choices: list[str] | None,
     *,
+    review: list[dict[str, Any]] | None = None,
     task: str = "fix add",
     range_: str | None = None,
     prepare: dict[str, Any] | None = None,
     typing: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Run one `:Surehand` in a headless Neovim; what the harness saw."""
+    """Run one `:Surehand` in a headless Neovim; what the harness saw.
+
+    With ``choices``, the user reviews with the one question (``review:
+    "question"``); with ``review``, through the diagnostics' code actions."""
     result = tmp_path / "result.json"
+    mode = {"review": "question"} if choices is not None else {}
     spec = {
         "snippet": str(HERE / "surehand.lua"),
         "cmd": [sys.executable, "-m", "lsp_server"],
-        "settings": settings_for(model.base_url, model.model, tmp_path / "traces"),
+        "settings": settings_for(model.base_url, model.model, tmp_path / "traces", **mode),
         "file": str(root / "calc.py"),
         "task": task,
         "range": range_,
         "prepare": prepare,
         "typing": typing,
         "choices": choices,
+        "review": review,
         "result": str(result),
         "attach_ms": 15000,
         "task_ms": 30000,

@@ -1,0 +1,66 @@
+"""The non-modal review in a real Neovim with only the README's snippet.
+
+The harness (``harness.lua``) asks, waits for surehand's diagnostics, and
+acts as the user would: the cursor on a hunk, the code action applied the
+way ``vim.lsp.buf.code_action`` applies it, typing in between. Nothing is
+asked with ``vim.ui.select`` (no ``choices``): a question would show up as
+a ``select`` event.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.nvim.test_neovim import NVIM, make_project, run_neovim
+from tests.support.openai_server import ScriptedServer, Turn
+from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
+
+assert NVIM is not None or True  # the module's skip comes with test_neovim's import
+
+SUB = edit(
+    "def sub(a, b):\n    return a - b\n", "def sub(a, b):\n    return a - b  # sub\n", "sub noted"
+)
+TYPED = ["import math", ""]
+
+
+def test_accept_one_hunk_type_then_reject_the_other(tmp_path: Path, openai_server: ScriptedServer):
+    root = make_project(tmp_path)
+    openai_server.add(Turn(tool_calls=[FIX, SUB]), Turn(tool_calls=[FINISH]))
+    steps = [
+        {"do": "action", "line": 1, "title": "surehand: Accept hunk"},
+        {"do": "type", "start": 0, "stop": 0, "lines": TYPED},
+        {"do": "wait", "lines": [7]},
+        {"do": "action", "line": 7, "title": "surehand: Reject hunk"},
+    ]
+
+    seen = run_neovim(tmp_path, openai_server, root, None, review=steps)
+
+    assert [e for e in seen["events"] if e["what"] == "select"] == [], "nothing was asked"
+    first = seen["seen"][0]
+    assert [d["line"] for d in first] == [1, 5]
+    assert first[0]["message"] == (
+        "surehand proposes: add adds\n-     return a - b\n+     return a + b"
+    )
+    assert first[0]["severity"] == 3  # vim.diagnostic.severity.INFO
+    assert seen["offered"][0] == [
+        "surehand: Accept hunk: add adds",
+        "surehand: Reject hunk: add adds",
+        "surehand: Accept all in this file",
+        "surehand: Reject all",
+        "surehand: Show diff",
+    ]
+    assert [d["line"] for d in seen["seen"][1]] == [5], "the accepted hunk is gone"
+    (sent,) = seen["edits"]  # the accept; the reject sends nothing
+    (document,) = sent["edit"]["documentChanges"]
+    assert [e["newText"] for e in document["edits"]] == ["    return a + b\n"], "exactly it"
+    assert seen["result"]["outcome"] == "partly_applied", seen["result"]
+    assert seen["result"]["summary"] == (
+        "calc.py: accepted: add adds (line 4), rejected: sub noted (line 8)."
+    )
+    assert seen["text"] == "\n".join(TYPED) + "\n" + FIXED
+    assert seen["modified"] is True
+    assert (root / "calc.py").read_text(encoding="utf-8") == CALC, "unsaved: the user saves"
+    assert seen["seen"][-1] == [], "no diagnostics left"
+    messages = [n["message"] for n in seen["notified"]]
+    assert messages[-1].startswith("surehand: partly_applied. calc.py: accepted: add adds")
+    assert any(m.startswith("surehand: 2 to review.") for m in messages), messages
