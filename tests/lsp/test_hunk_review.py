@@ -19,6 +19,7 @@ import pytest
 from lsprotocol import types
 
 from tests.lsp.editor import Editor, Editors, ask, command, wait_until
+from tests.lsp.test_review_examples import example
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit, task_sent
 
@@ -162,10 +163,14 @@ async def test_accept_one_hunk_reject_the_other(
     assert [d.range.start.line for d in shown(editor, "calc.py")] == [5]
     assert editor.outcomes == [], "one hunk is left"
 
-    await run(editor, await actions_at(editor, "calc.py", 5), "surehand: Reject hunk")
+    rejected = await run(editor, await actions_at(editor, "calc.py", 5), "surehand: Reject hunk")
 
     done = await outcome(editor)
     assert done["outcome"] == "partly_applied", done
+    documented = example("outcome-partly_applied.json")["params"]
+    assert set(done) == set(documented)
+    assert (done["summary"], done["details"]) == (documented["summary"], documented["details"])
+    assert set(rejected) == set(example("command-surehand.review.reject.json")["result"])
     assert done["summary"] == "calc.py: accepted: add adds (line 2), rejected: sub noted (line 6)."
     assert [h["status"] for h in done["details"][0]["hunks"]] == ["accepted", "rejected"]
     assert shown(editor, "calc.py") == [], "the review's diagnostics are gone"
