@@ -15,7 +15,9 @@
 --        action whose title starts with `title`, as `vim.lsp.buf.code_action`
 --        applies it; then waits until surehand's diagnostics change;
 --   { do = 'type', start, stop, lines }: the user replaces those lines;
---   { do = 'wait', lines }: until surehand's diagnostics are on those lines.
+--   { do = 'wait', lines }: until surehand's diagnostics are on those lines;
+--   { do = 'edit', file }: the user goes to another file (the steps after
+--        act on its buffer).
 -- Each step records the diagnostics it saw (`out.seen`), and code actions
 -- offered (`out.offered`).
 --
@@ -134,30 +136,39 @@ local function lines_of(found)
   end, found)
 end
 
-local function review(client, bufnr, finished)
+local function review(client, finished)
+  local function here()
+    return vim.api.nvim_get_current_buf()
+  end
   out.seen, out.offered = {}, {}
   assert(
     vim.wait(spec.task_ms or 30000, function()
-      return #diagnostics(client, bufnr) > 0 or finished()
+      return #diagnostics(client, here()) > 0 or finished()
     end, 20),
     'no review diagnostics within the timeout'
   )
-  table.insert(out.seen, diagnostics(client, bufnr))
+  table.insert(out.seen, diagnostics(client, here()))
   for _, step in ipairs(spec.review) do
-    local before = vim.json.encode(diagnostics(client, bufnr))
-    if step['do'] == 'type' then
-      vim.api.nvim_buf_set_lines(bufnr, step.start, step.stop, true, step.lines)
+    local before = vim.json.encode(diagnostics(client, here()))
+    if step['do'] == 'edit' then -- the user goes to another file
+      vim.cmd.edit(vim.fn.fnameescape(step.file))
+      assert(vim.wait(10000, function()
+        return vim.lsp.get_clients({ bufnr = here(), name = 'surehand' })[1] ~= nil
+      end, 20), 'surehand did not attach to ' .. step.file)
+      before = vim.json.encode(diagnostics(client, here()))
+    elseif step['do'] == 'type' then
+      vim.api.nvim_buf_set_lines(here(), step.start, step.stop, true, step.lines)
       log('typed', { lines = step.lines })
     elseif step['do'] == 'wait' then
       local ok = vim.wait(10000, function()
-        return vim.deep_equal(lines_of(diagnostics(client, bufnr)), step.lines)
+        return vim.deep_equal(lines_of(diagnostics(client, here())), step.lines)
       end, 20)
       assert(ok, 'diagnostics not on lines ' .. vim.inspect(step.lines) .. ': ' .. before)
     elseif step['do'] == 'action' then
       vim.api.nvim_win_set_cursor(0, { step.line + 1, 0 })
       local params = vim.lsp.util.make_range_params(0, client.offset_encoding)
-      params.context = { diagnostics = vim.lsp.diagnostic.from(vim.diagnostic.get(bufnr, { lnum = step.line })) }
-      local answers = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', params, 5000) or {}
+      params.context = { diagnostics = vim.lsp.diagnostic.from(vim.diagnostic.get(here(), { lnum = step.line })) }
+      local answers = vim.lsp.buf_request_sync(here(), 'textDocument/codeAction', params, 5000) or {}
       local titles = {}
       for _, answer in pairs(answers) do
         for _, action in ipairs(answer.result or {}) do
@@ -173,11 +184,11 @@ local function review(client, bufnr, finished)
       })
       log('action', { title = step.title, line = step.line })
       local ok = vim.wait(10000, function()
-        return vim.json.encode(diagnostics(client, bufnr)) ~= before or finished()
+        return vim.json.encode(diagnostics(client, here())) ~= before or finished()
       end, 20)
       assert(ok, 'nothing changed after ' .. step.title)
     end
-    table.insert(out.seen, diagnostics(client, bufnr))
+    table.insert(out.seen, diagnostics(client, here()))
   end
 end
 
@@ -211,7 +222,7 @@ local function main()
   end
   vim.cmd((spec.range or '') .. 'Surehand ' .. spec.task)
   if spec.review then
-    review(client, bufnr, function()
+    review(client, function()
       return result ~= nil
     end)
   end

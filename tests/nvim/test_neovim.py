@@ -72,6 +72,7 @@ def run_neovim(
     range_: str | None = None,
     prepare: dict[str, Any] | None = None,
     typing: dict[str, Any] | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run one `:Surehand` in a headless Neovim; what the harness saw.
 
@@ -79,6 +80,7 @@ def run_neovim(
     "question"``); with ``review``, through the diagnostics' code actions."""
     result = tmp_path / "result.json"
     mode = {"review": "question"} if choices is not None else {}
+    mode.update(settings or {})
     spec = {
         "snippet": str(HERE / "surehand.lua"),
         "cmd": [sys.executable, "-m", "lsp_server"],
