@@ -366,6 +366,7 @@ class DiagnosticReview:
         change = dataclasses.replace(
             items[0].change, before=before, after=review.edit_for(items), hunks=hunks
         )
+        review.expect(items)
         applied = await self._apply(self._edit(change), items[0].label)
         if not applied:
             for item in items:  # the user said no in the client's own question

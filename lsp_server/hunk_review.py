@@ -95,6 +95,7 @@ class HunkReview:
     texts: dict[str, str] = field(default_factory=dict)  # path -> the text the hunks are on
     early: list[FileReport] = field(default_factory=list)  # decided before the review began
     conflicted: dict[str, list[HunkReport]] = field(default_factory=dict)
+    sent: dict[str, list[Item]] = field(default_factory=dict)  # hunks on their way, by path
 
     @classmethod
     def of(cls, proposal: Proposal, landings: Iterable[Landing]) -> HunkReview:
@@ -150,6 +151,11 @@ class HunkReview:
             item.hunk = _point(item.hunk, item.hunk.start)
             item.line = line_of(self.texts[item.path], item.hunk.start)
 
+    def expect(self, items: list[Item]) -> None:
+        """These hunks (of one file) were sent to be applied: a text that is the file's
+        with exactly them applied is read as them, even where another reading fits."""
+        self.sent[items[0].path] = list(items)
+
     def update(self, path: str, now: str | None) -> bool:
         """``path`` holds ``now``: accept what landed, move or stale the rest; whether
         anything changed.
@@ -168,7 +174,10 @@ class HunkReview:
             (i for i in hunks if i.state is State.PENDING),
             key=lambda i: i.hunk.start,  # type: ignore[union-attr]
         )
+        sent = [i for i in self.sent.pop(path, []) if i in live]
         choice = decided(old, [i.hunk for i in live], now)  # type: ignore[misc]
+        if sent and now == self.edit_for(sent, old):
+            choice = [i in sent for i in live]
         if choice is not None:  # some of them landed (or nothing the hunks touch changed)
             shift = 0
             for item, accepted in zip(live, choice, strict=True):
@@ -203,11 +212,11 @@ class HunkReview:
         item.hunk = _point(item.hunk, at)
         item.line = line_of(text, at)
 
-    def edit_for(self, items: list[Item]) -> str:
-        """The text of the items' file with exactly ``items`` (hunks of one file) applied."""
-        path = items[0].path
+    def edit_for(self, items: list[Item], text: str | None = None) -> str:
+        """The text of the items' file (or ``text``) with exactly ``items`` (hunks of
+        one file) applied."""
         hunks = sorted((i.hunk for i in items if i.hunk), key=lambda h: h.start)
-        return apply(self.texts[path], hunks)
+        return apply(self.texts[items[0].path] if text is None else text, hunks)
 
     # -- the outcome -----------------------------------------------------------------
 
