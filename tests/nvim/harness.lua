@@ -208,6 +208,7 @@ local function main()
   end, 20)
   assert(attached, 'surehand did not attach to ' .. spec.file)
   out.encoding = client.offset_encoding
+  out.echospace = vim.v.echospace
   out.workspace = client.workspace_folders
 
   local result

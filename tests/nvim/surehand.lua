@@ -23,9 +23,19 @@ local settings = vim.g.surehand_settings
     -- apiKeyEnv = 'OPENAI_API_KEY',
   }
 
+-- One line that fits: a longer message would stop Neovim at "Press ENTER",
+-- which takes the next key you type. `:SurehandStatus` has the whole outcome.
+local function say(message, level)
+  local room = math.max(vim.v.echospace, 20)
+  if vim.fn.strdisplaywidth(message) > room then
+    message = vim.fn.strcharpart(message, 0, room - 1) .. '…'
+  end
+  vim.notify(message, level)
+end
+
 local function done(result)
   local level = result.outcome == 'error' and vim.log.levels.ERROR or vim.log.levels.INFO
-  vim.notify(('surehand: %s. %s'):format(result.outcome, result.summary or ''), level)
+  say(('surehand: %s. %s'):format(result.outcome, result.summary or ''), level)
   vim.api.nvim_exec_autocmds('User', { pattern = 'SurehandDone', data = result })
 end
 
@@ -65,7 +75,8 @@ vim.api.nvim_create_autocmd('LspProgress', {
     local client = vim.lsp.get_client_by_id(event.data.client_id)
     local value = event.data.params.value
     if client and client.name == 'surehand' and value.message then
-      vim.api.nvim_echo({ { 'surehand: ' .. value.message } }, false, {})
+      local message = 'surehand: ' .. value.message
+      vim.api.nvim_echo({ { vim.fn.strcharpart(message, 0, math.max(vim.v.echospace - 1, 20)) } }, false, {})
     end
   end,
 })
@@ -73,7 +84,7 @@ vim.api.nvim_create_autocmd('LspProgress', {
 local function surehand(bufnr)
   local client = vim.lsp.get_clients({ bufnr = bufnr, name = 'surehand' })[1]
   if not client then
-    vim.notify('surehand is not attached to this buffer', vim.log.levels.WARN)
+    say('surehand is not attached to this buffer', vim.log.levels.WARN)
   end
   return client
 end
@@ -84,7 +95,7 @@ local function run(name, argument, on_result)
   if client then
     client:exec_cmd({ title = 'surehand', command = name, arguments = { argument or vim.empty_dict() } }, { bufnr = bufnr }, function(err, result)
       if err then
-        vim.notify('surehand: ' .. err.message, vim.log.levels.ERROR)
+        say('surehand: ' .. err.message, vim.log.levels.ERROR)
       elseif on_result then
         on_result(result)
       end
@@ -105,10 +116,10 @@ vim.api.nvim_create_user_command('Surehand', function(command)
     return
   end
   running = true
-  vim.notify('surehand: working on it… (:SurehandCancel stops it)')
+  say('surehand: working on it… (:SurehandCancel stops it)')
   run('surehand.ask', argument, function(result)
     if result.outcome == 'reviewing' then
-      vim.notify(('surehand: %d to review. %s'):format(result.remaining, result.summary))
+      say(('surehand: %d to review (code actions on each). %s'):format(result.remaining, result.modelSummary))
     elseif not result.outcomeNotification then -- else surehand/outcome brings it too
       running = result.outcome == 'busy'
       done(result)
@@ -122,20 +133,21 @@ end, { desc = 'Stop the surehand task, or end its review' })
 
 vim.api.nvim_create_user_command('SurehandReset', function()
   run('surehand.reset', nil, function()
-    vim.notify('surehand: the conversation starts afresh')
+    say('surehand: the conversation starts afresh')
   end)
 end, { desc = 'Forget the conversation with surehand' })
 
 vim.api.nvim_create_user_command('SurehandUndo', function()
   run('surehand.undo', nil, function(result)
-    vim.notify('surehand: ' .. (result.undone and ('undid the %s of %s'):format(result.undone.operation, result.undone.path) or result.why))
+    say('surehand: ' .. (result.undone and ('undid the %s of %s'):format(result.undone.operation, result.undone.path) or result.why))
   end)
 end, { desc = 'Bring back the file the last review deleted or moved' })
 
 vim.api.nvim_create_user_command('SurehandStatus', function()
   run('surehand.status', nil, function(status)
     local review = status.review and (', %d to review'):format(status.review.remaining) or ''
-    local last = status.lastOutcome and (', last: %s'):format(status.lastOutcome.outcome) or ''
-    vim.notify(('surehand: %s, %s%s%s; commands run %s'):format(status.busy and 'working' or 'idle', status.model, review, last, status.sandbox.description))
+    local last = status.lastOutcome and ('\nlast: %s. %s'):format(status.lastOutcome.outcome, status.lastOutcome.summary) or ''
+    -- Asked for: the whole of it, even where it takes more than a line.
+    vim.notify(('surehand: %s, %s%s; commands run %s%s'):format(status.busy and 'working' or 'idle', status.model, review, status.sandbox.description, last))
   end)
 end, { desc = 'What surehand is doing' })

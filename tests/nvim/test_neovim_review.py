@@ -76,7 +76,8 @@ def test_accept_one_hunk_type_then_reject_the_other(tmp_path: Path, openai_serve
     assert seen["seen"][-1] == [], "no diagnostics left"
     messages = [n["message"] for n in seen["notified"]]
     assert messages[-1].startswith("surehand: partly_applied. calc.py: accepted: add adds")
-    assert any(m.startswith("surehand: 2 to review.") for m in messages), messages
+    assert "surehand: 2 to review (code actions on each). add now adds." in messages
+    assert all(len(m) <= seen["echospace"] for m in messages), "each fits one line"
 
 
 def test_files_are_created_deleted_or_moved_only_on_their_own_accept(
