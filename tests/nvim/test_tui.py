@@ -11,7 +11,6 @@ is printed on failure).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -124,4 +123,4 @@ def test_keys_typed_while_the_review_arrives_all_land(
         print(screen)
     finally:
         pane.kill()
-    assert os.path.exists(tmp_path / "screen.txt")
+    assert (tmp_path / "screen.txt").exists()
