@@ -56,7 +56,9 @@ def review_actions(
 
 
 def approval_actions(approval: Approval) -> list[tuple[str, str, dict[str, Any], bool]]:
-    out = [(f"surehand: Allow once `{approval.command}`", ACCEPT, {"id": approval.id}, True)]
+    out: list[tuple[str, str, dict[str, Any], bool]] = [
+        (f"surehand: Allow once `{approval.command}`", ACCEPT, {"id": approval.id}, True)
+    ]
     if approval.may_always:
         out.append(
             (

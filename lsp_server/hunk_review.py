@@ -244,13 +244,13 @@ class HunkReview:
         hunks: list[HunkReport] = []
         operation_accepted = None
         for item in items:
-            status = status_of.get(item.state, HunkStatus.REJECTED)
+            decision = status_of.get(item.state, HunkStatus.REJECTED)
             if item.kind is Kind.HUNK:
-                hunks.append(HunkReport(item.label, item.line, status))
+                hunks.append(HunkReport(item.label, item.line, decision))
             else:
                 operation_accepted = item.state is State.ACCEPTED
                 hunks += [
-                    HunkReport(h.label, line_of(change.before or "", h.start), status)
+                    HunkReport(h.label, line_of(change.before or "", h.start), decision)
                     for h in change.hunks
                 ]
         conflicts = self.conflicted.get(change.path, [])
