@@ -108,7 +108,9 @@ class DiagnosticReview:
         """Forget the review without an outcome (the server goes)."""
         self.review = None
         self.deny_all()
-        shutil.rmtree(self._diffs, ignore_errors=True) if self._diffs else None
+        if self._diffs is not None:
+            shutil.rmtree(self._diffs, ignore_errors=True)
+            self._diffs = None
 
     def _settle(self) -> None:
         """Judge the file operations sent, republish, and finish when nothing is left."""

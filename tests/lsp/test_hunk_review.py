@@ -390,3 +390,23 @@ async def test_an_approval_is_a_diagnostic_and_the_task_waits(
     tool = [m for m in openai_server.completions[-1].body["messages"] if m["role"] == "tool"]
     assert tool[0]["content"].startswith("$ cat calc.py" if answer == "Allow once" else "The user")
     assert editor.outcomes[-1]["outcome"] == "no_changes"
+
+
+async def test_a_hunk_of_a_file_that_is_not_open(
+    editors: Editors, openai_server: ScriptedServer, project: Path
+):
+    (project / "helper.py").write_text("X = 1\n", encoding="utf-8")
+    editor = await editors.open("neovim")
+    editor.open("calc.py")
+    change = edit("X = 1\n", "X = 2\n", "two", path="helper.py")
+    await review_of(editor, openai_server, change)
+    (hunk,) = shown(editor, "helper.py")
+
+    await command(editor.client, "surehand.review.accept", {"id": hunk.code})
+
+    (document,) = editor.edits[-1].edit.document_changes
+    assert document.text_document.version is None, "not open: no version"
+    done = await outcome(editor)
+    assert done["outcome"] == "applied", done
+    assert editor.text("helper.py") == "X = 2\n"
+    assert (project / "helper.py").read_text() == "X = 1\n", "in the buffer it opened"
