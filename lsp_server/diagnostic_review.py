@@ -16,9 +16,7 @@ When no item is left, ``finish`` gets the outcome.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-import itertools
 import logging
 import shutil
 import tempfile
@@ -37,23 +35,14 @@ from agent.tools.context import Approval as Verdict
 from agent.tools.context import CommandRequest
 
 from . import code_actions, workspace_edit
+from .approvals import Approvals, Waiting
 from .capabilities import ClientAbilities
-from .code_actions import Approval
 from .diagnostics import SOURCE, approval_diagnostic, item_diagnostic
 from .documents import BufferSource, relative_of, uri_of
 from .file_undo import FileUndo
 from .hunk_review import HunkReview, Item, Kind, State
 
 log = logging.getLogger(__name__)
-
-_approval_ids = itertools.count(1)
-
-
-@dataclass
-class _Waiting:
-    approval: Approval
-    path: str
-    answer: asyncio.Future[Verdict]
 
 
 @dataclass
@@ -64,7 +53,7 @@ class DiagnosticReview:
     review: HunkReview | None = None
     anchor: str | None = None  # the file the task is about: where new files are shown
     finish: Callable[[Review], None] | None = None
-    approvals: dict[str, _Waiting] = field(default_factory=dict)
+    approvals: Approvals = field(default_factory=Approvals)
     undo: FileUndo | None = None
     _sent: set[str] = field(default_factory=set)  # file operations sent, not seen landed yet
     _published: set[str] = field(default_factory=set)
@@ -134,7 +123,7 @@ class DiagnosticReview:
     async def accept(self, argument: dict[str, Any]) -> dict[str, Any]:
         if (waiting := self._approval(argument)) is not None:
             always = bool(argument.get("always")) and waiting.approval.may_always
-            return self._answer(waiting, Verdict.ALWAYS if always else Verdict.ONCE)
+            return self.approvals.answer(waiting, Verdict.ALWAYS if always else Verdict.ONCE)
         item = self._pick(argument)
         if item is None:
             return self._no_item(argument)
@@ -148,7 +137,7 @@ class DiagnosticReview:
 
     def reject(self, argument: dict[str, Any]) -> dict[str, Any]:
         if (waiting := self._approval(argument)) is not None:
-            return self._answer(waiting, Verdict.DENY)
+            return self.approvals.answer(waiting, Verdict.DENY)
         item = self._pick(argument)
         if item is None or self.review is None:
             return self._no_item(argument)
@@ -252,27 +241,10 @@ class DiagnosticReview:
                 )
             )
             return Verdict.DENY
-        approval = Approval(f"a{next(_approval_ids)}", request.command, request.may_always)
-        waiting = _Waiting(approval, path, asyncio.get_running_loop().create_future())
-        self.approvals[approval.id] = waiting
-        self.publish()
-        try:
-            return await waiting.answer
-        except asyncio.CancelledError:
-            return Verdict.DENY
-        finally:
-            self.approvals.pop(approval.id, None)
-            self.publish()
+        return await self.approvals.wait(request, path, self.publish)
 
     def deny_all(self) -> None:
-        for waiting in list(self.approvals.values()):
-            if not waiting.answer.done():
-                waiting.answer.set_result(Verdict.DENY)
-
-    def _answer(self, waiting: _Waiting, verdict: Verdict) -> dict[str, Any]:
-        if not waiting.answer.done():
-            waiting.answer.set_result(verdict)
-        return {"id": waiting.approval.id, "answer": verdict.value}
+        self.approvals.deny_all()
 
     # -- what the client sees --------------------------------------------------------------
 
@@ -287,7 +259,7 @@ class DiagnosticReview:
         mine = [d for d in params.context.diagnostics if d.source == SOURCE]
         wanted = {str(d.code) for d in mine}
         actions: list[tuple[str, str, dict[str, Any], bool]] = []
-        for waiting in self.approvals.values():
+        for waiting in self.approvals:
             if waiting.path == path and (waiting.approval.id in wanted or first == 0):
                 actions += code_actions.approval_actions(waiting.approval)
         if self.review is not None:
@@ -316,7 +288,7 @@ class DiagnosticReview:
             for item in self.review.open_items():
                 uri = uri_of(self.root, self._shown(item))
                 by_uri.setdefault(uri, []).append(self._diagnostic(item))
-        for waiting in self.approvals.values():
+        for waiting in self.approvals:
             text = self.source.current(waiting.path) or ""
             diagnostic = approval_diagnostic(
                 waiting.approval.id,
@@ -445,11 +417,8 @@ class DiagnosticReview:
             text = self.source.current(path) or ""
         return item_diagnostic(item, text, self.source.documents.encoding)
 
-    def _approval(self, argument: dict[str, Any]) -> _Waiting | None:
-        item_id = argument.get("id")
-        if item_id is None and len(self.approvals) == 1 and self.review is None:
-            return next(iter(self.approvals.values()))
-        return self.approvals.get(str(item_id)) if item_id is not None else None
+    def _approval(self, argument: dict[str, Any]) -> Waiting | None:
+        return self.approvals.find(argument, only_these=self.review is None)
 
     def _pick(self, argument: dict[str, Any]) -> Item | None:
         """The item by ``id``, else the one at ``uri`` / ``line``, else the first open one."""

@@ -410,3 +410,22 @@ async def test_a_hunk_of_a_file_that_is_not_open(
     assert done["outcome"] == "applied", done
     assert editor.text("helper.py") == "X = 2\n"
     assert (project / "helper.py").read_text() == "X = 1\n", "in the buffer it opened"
+
+
+async def test_cancelling_while_an_approval_waits_cancels_the_task(
+    editors: Editors, openai_server: ScriptedServer
+):
+    editor = await editors.open("neovim", sandbox="off")
+    editor.open("calc.py")
+    read = Call("run_command", {"command": "cat calc.py", "timeout": None})
+    openai_server.add(Turn(tool_calls=[read]), Turn(tool_calls=[FINISH]))
+    task = asyncio.ensure_future(ask(editor.client, "Read it.", uri=editor.uri("calc.py")))
+    await wait_until(lambda: shown(editor, "calc.py"), what="the approval")
+
+    assert (await command(editor.client, "surehand.cancel"))["cancelled"] is True
+
+    assert (await task)["outcome"] == "cancelled"
+    assert (await outcome(editor))["outcome"] == "cancelled"
+    await command(editor.client, "surehand.status")
+    assert shown(editor, "calc.py") == []
+    assert len(openai_server.completions) == 1, "the task did not go on"
