@@ -46,6 +46,8 @@ HELP = {
     "sandbox_read_only_paths": "a folder (absolute path) sandboxed commands may read (repeat)",
     "sandbox_writable_paths": "a folder (absolute path) sandboxed commands may change (repeat)",
     "command_environment": "an environment variable commands get, never the key's (repeat)",
+    "review": "how editors without their own review review a proposal: diagnostics "
+    "(each hunk a diagnostic with code actions) or question (one Apply / Discard question)",
 }
 
 # What a repeated flag's value is (``--sandbox-read-only-paths DIR``).

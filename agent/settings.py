@@ -85,6 +85,10 @@ class Settings:
     sandbox_read_only_paths: tuple[str, ...] = ()
     sandbox_writable_paths: tuple[str, ...] = ()
     command_environment: tuple[str, ...] = ()  # more variables passed to commands
+    # How a client without its own review (no ``experimental.surehand.review``) reviews
+    # a proposal: "diagnostics" (each hunk a diagnostic with code actions, non-modal)
+    # or "question" (one Apply / Show diff / Discard question for the whole proposal).
+    review: str = "diagnostics"
 
     @classmethod
     def parse(
@@ -124,7 +128,7 @@ class Settings:
 
 
 _SECRET = {"api_key"}  # never repeated back, even when malformed
-_CHOICES = {"sandbox": ("auto", "bubblewrap", "off")}
+_CHOICES = {"sandbox": ("auto", "bubblewrap", "off"), "review": ("diagnostics", "question")}
 _PATHS = {"sandbox_read_only_paths", "sandbox_writable_paths"}  # absolute, ~ expanded
 
 

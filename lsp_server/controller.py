@@ -21,6 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from agent.config_file import effective_settings, without_defaults
+from agent.landing import land
 from agent.model import ModelError
 from agent.proposal import Proposal
 from agent.review import Review
@@ -28,9 +29,12 @@ from agent.sandbox import Sandbox, choose
 from agent.settings import Settings
 from agent.tools.context import Approval, CommandRequest
 
-from . import messages, progress, review, workspace_edit
+from . import code_actions, messages, progress, review, workspace_edit
 from .ask import Ask, task_text
-from .documents import BufferSource, Documents
+from .capabilities import ClientAbilities
+from .diagnostic_review import DiagnosticReview
+from .documents import BufferSource, Documents, relative_of
+from .hunk_review import HunkReview
 from .tasks import TaskRegistry
 
 if TYPE_CHECKING:
@@ -41,6 +45,7 @@ log = logging.getLogger(__name__)
 CONFIGURATION_WAIT = 5.0  # seconds an early ask waits for the client's settings
 ALLOW_ONCE, ALLOW_ALWAYS, DENY = "Allow once", "Always allow this command", "Deny"
 APPLY, SHOW_DIFF, DISCARD = "Apply", "Show diff", "Discard"
+OUTCOME = "surehand/outcome"  # a task's outcome, once the non-modal review of it ended
 
 
 class Controller:
@@ -57,6 +62,9 @@ class Controller:
         self.decisions: list[tuple[str, str, bool]] = []  # (uri, label, accepted) per hunk
         self._tokens = 0
         self._diffs: Path | None = None  # where "Show diff" writes the proposal's diff
+        self.desk: DiagnosticReview | None = None  # the non-modal review (set with the root)
+        self.last_outcome: dict[str, Any] | None = None
+        self._asked_about: str | None = None  # the file the running task is about
 
     # -- set-up -------------------------------------------------------------------
 
@@ -68,6 +76,8 @@ class Controller:
         self.root = Path(path).resolve() if path else None
         if self.root is not None:
             self.source = BufferSource(self.documents, self.root)
+            self.desk = DiagnosticReview(self.server, self.source, self.abilities)
+            self.documents.listeners.append(self.desk.on_document)
 
     def configure(self, data: dict[str, Any]) -> list[str]:
         """New settings: the config files with the editor's on top; returns the problems
@@ -98,6 +108,14 @@ class Controller:
                 )
             )
 
+    def abilities(self) -> ClientAbilities:
+        return ClientAbilities.of(self.server.client_capabilities)
+
+    @property
+    def non_modal(self) -> bool:
+        """Whether proposals are reviewed as diagnostics and code actions (docs/review.md)."""
+        return not self.abilities().reviews_itself and self.settings.review == "diagnostics"
+
     @property
     def annotations_supported(self) -> bool:
         capabilities = self.server.client_capabilities
@@ -112,6 +130,12 @@ class Controller:
             return {"outcome": "error", "summary": "surehand needs a workspace folder."}
         if self.tasks.busy:
             return {"outcome": "busy", "summary": "surehand is already working on a task."}
+        if self.desk is not None and self.desk.review is not None:
+            return {
+                "outcome": "busy",
+                "summary": "A proposal is still under review: accept or reject its hunks "
+                "(surehand.review.rejectAll drops them all).",
+            }
         with contextlib.suppress(TimeoutError):  # settings requested at initialized
             await asyncio.wait_for(self.configured.wait(), CONFIGURATION_WAIT)
         try:
@@ -122,12 +146,22 @@ class Controller:
             )
             return {"outcome": "error", "summary": error.message}
         token = await self._begin_progress(ask.task)
+        self._asked_about = ask.uri
+        non_modal = self.non_modal
         work = asyncio.ensure_future(self._work(session, ask, token))
         self.tasks.add(work, token=token, request_id=request_id)
         try:
-            return await asyncio.shield(work)
+            result = await asyncio.shield(work)
         except asyncio.CancelledError:
-            return {"outcome": "cancelled", "summary": "Cancelled."}
+            result = {"outcome": "cancelled", "summary": "Cancelled."}
+            if non_modal:
+                self._tell_outcome(result)
+        except Exception as error:  # the client hears of it twice: as the error, and here
+            if non_modal:
+                self._tell_outcome({"outcome": "error", "summary": f"surehand failed: {error}"})
+            raise
+        # The outcome also comes as surehand/outcome (once the review ends).
+        return {**result, "outcomeNotification": True} if non_modal else result
 
     async def _work(self, session: Session, ask: Ask, token: str | None) -> dict[str, Any]:
         assert self.root is not None and self.source is not None
@@ -155,20 +189,50 @@ class Controller:
             raise
         buffer.flush()
         self._end_progress(token, proposal.summary[:200])
-        result = await self._review(session, proposal)
+        if self.non_modal:
+            return self._open_review(session, proposal, ask)
+        return _result(proposal, await self._review(session, proposal))
+
+    def _open_review(self, session: Session, proposal: Proposal, ask: Ask) -> dict[str, Any]:
+        """Publish the proposal for the non-modal review; what the ask answers at once.
+
+        The staged changes are dropped now: the review holds the proposal, and
+        nothing of it, rejected or not, comes back in a later one."""
+        assert self.desk is not None and self.source is not None and self.root is not None
+        session.overlay.discard()
+        self.source.forget()
+        _, landings = land(proposal, self.source.current)
+        hunks = HunkReview.of(proposal, landings)
+        done: list[dict[str, Any]] = []
+
+        def finish(outcome: Review) -> None:
+            session.tell(outcome.for_model())
+            session.record_review(outcome.as_json(), outcome.verdict.value)
+            result = {**_result(proposal, outcome), "review": hunks.id}
+            done.append(result)
+            self._tell_outcome(result)
+
+        anchor = relative_of(self.root, ask.uri) if ask.uri else None
+        self.desk.open(hunks, anchor, finish)
+        if done:  # nothing to decide (no changes, or all of it in conflict)
+            return done[0]
         return {
-            "outcome": result.verdict.value,
-            "ending": proposal.end.ending.value,
-            "summary": result.summary(),
+            "outcome": "reviewing",
+            "review": hunks.id,
+            "summary": f"{proposal.summary} Review the hunks shown as diagnostics: "
+            "their code actions accept or reject each.",
             "modelSummary": proposal.summary,
+            "ending": proposal.end.ending.value,
             "incomplete": not proposal.complete,
-            "files": {path: status.value for path, status in result.statuses.items()},
-            "details": result.as_json(),
-            "conflicts": result.conflicts,
+            **self.desk.progress(),
             "refusals": [r.as_json() for r in proposal.refusals],
             "steps": proposal.steps,
             "tokens": proposal.usage.total,
         }
+
+    def _tell_outcome(self, result: dict[str, Any]) -> None:
+        self.last_outcome = result
+        self.server.protocol.notify(OUTCOME, result)
 
     async def _review(self, session: Session, proposal: Proposal) -> Review:
         assert self.root is not None and self.source is not None
@@ -188,9 +252,15 @@ class Controller:
                 annotate=self.annotations_supported,
             )
             title = "surehand (incomplete)" if proposal.incomplete else "surehand"
-            result = await self.server.workspace_apply_edit_async(
-                types.ApplyWorkspaceEditParams(edit=edit, label=f"{title}: {proposal.summary}"[:80])
-            )
+            try:
+                result = await self.server.workspace_apply_edit_async(
+                    types.ApplyWorkspaceEditParams(
+                        edit=edit, label=f"{title}: {proposal.summary}"[:80]
+                    )
+                )
+            except Exception:  # a client that fails the request applied nothing
+                log.warning("workspace/applyEdit failed", exc_info=True)
+                return False
             return bool(result and result.applied)
 
         self.decisions = []
@@ -201,12 +271,14 @@ class Controller:
             confirm,
             self.annotations_supported,
         )
-        outcome = await review.propose(proposal, client)
+        try:
+            outcome = await review.propose(proposal, client)
+        finally:  # declined, failed or cancelled: its staged changes never come back
+            session.overlay.discard()
+            source.forget()
         outcome.incomplete = proposal.incomplete
         session.tell(outcome.for_model())
         session.record_review(outcome.as_json(), outcome.verdict.value)
-        session.overlay.discard()
-        source.forget()
         return outcome
 
     def reviewed(self, params: Any) -> None:
@@ -217,8 +289,37 @@ class Controller:
             for h in hunks
         ]
 
+    async def review_command(self, name: str, arguments: Any) -> dict[str, Any]:
+        """``surehand.review.*`` and ``surehand.undo``: ``[{"id"?, "uri"?, "line"?}]``."""
+        names = code_actions
+        argument = arguments[0] if arguments and isinstance(arguments[0], dict) else {}
+        desk = self.desk
+        if desk is None:
+            return {"id": None, "state": None, "why": "surehand needs a workspace folder."}
+        if name == names.ACCEPT:
+            return await desk.accept(argument)
+        if name == names.REJECT:
+            return desk.reject(argument)
+        if name == names.ACCEPT_ALL:
+            return await desk.accept_all(argument)
+        if name == names.REJECT_ALL:
+            return desk.reject_all(argument)
+        if name == names.NEXT:
+            return await desk.next(argument)
+        if name == names.SHOW_DIFF:
+            return await desk.show_diff(argument)
+        return await desk.undo_last()
+
+    def review_actions(self, params: types.CodeActionParams) -> list[Any]:
+        return self.desk.code_actions(params) if self.desk is not None else []
+
     def cancel(self) -> dict[str, Any]:
-        return {"cancelled": self.tasks.cancel_all()}
+        """Stop the running task, or end the review under way (what is open is rejected)."""
+        stopped = self.tasks.cancel_all()
+        if self.desk is not None:
+            self.desk.deny_all()
+            stopped = self.desk.end() or stopped
+        return {"cancelled": stopped}
 
     async def shutdown(self) -> None:
         """Stop every ask and let it finish unwinding, then close the session (its shadow
@@ -235,6 +336,8 @@ class Controller:
 
     def _release(self) -> None:
         """Remove what the server keeps on disk: the shadow copy, the diff shown."""
+        if self.desk is not None:
+            self.desk.drop()
         if self.session is not None:
             self.session.release()
         if self._diffs is not None:
@@ -243,6 +346,9 @@ class Controller:
 
     async def reset(self) -> dict[str, Any]:
         self.tasks.cancel_all()
+        if self.desk is not None:
+            self.desk.deny_all()
+            self.desk.end()
         if self.session is not None:
             await self.session.close()
         self.session = None
@@ -257,6 +363,9 @@ class Controller:
             "workspace": str(self.root) if self.root else None,
             "staged": staged,
             "sandbox": _sandbox_status(choose(self.settings.sandbox), self.settings),
+            "reviewMode": "client" if self.abilities().reviews_itself else self.settings.review,
+            "review": self.desk.progress() if self.desk and self.desk.review else None,
+            "lastOutcome": self.last_outcome,
         }
 
     # -- helpers ----------------------------------------------------------------------
@@ -291,6 +400,8 @@ class Controller:
         return choice.title if choice else ""
 
     async def _approve(self, request: CommandRequest) -> Approval:
+        if self.non_modal and self.desk is not None:
+            return await self.desk.approve(request, self._asked_about)
         choices = [ALLOW_ONCE, ALLOW_ALWAYS, DENY] if request.may_always else [ALLOW_ONCE, DENY]
         title = await self._choose(types.MessageType.Warning, request.question(), choices)
         return {ALLOW_ONCE: Approval.ONCE, ALLOW_ALWAYS: Approval.ALWAYS}.get(title, Approval.DENY)
@@ -358,3 +469,20 @@ def _get(value: Any, key: str) -> Any:
     if isinstance(value, dict):
         return value.get(key)
     return getattr(value, key, None)
+
+
+def _result(proposal: Proposal, result: Review) -> dict[str, Any]:
+    """The command's result: what the review found, and how the task ended."""
+    return {
+        "outcome": result.verdict.value,
+        "ending": proposal.end.ending.value,
+        "summary": result.summary(),
+        "modelSummary": proposal.summary,
+        "incomplete": not proposal.complete,
+        "files": {path: status.value for path, status in result.statuses.items()},
+        "details": result.as_json(),
+        "conflicts": result.conflicts,
+        "refusals": [r.as_json() for r in proposal.refusals],
+        "steps": proposal.steps,
+        "tokens": proposal.usage.total,
+    }

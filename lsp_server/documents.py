@@ -12,7 +12,7 @@ now in the editor, or else on disk.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,10 +34,12 @@ class Documents:
     encoding: str = types.PositionEncodingKind.Utf16
     _open: dict[str, OpenDocument] = field(default_factory=dict)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    # Called with the URI after every open, change and close (the review follows them).
+    listeners: list[Callable[[str], None]] = field(default_factory=list)
 
     def open(self, uri: str, text: str, version: int) -> None:
         self._open[uri] = OpenDocument(uri, text, version)
-        self._notify()
+        self._notify(uri)
 
     def change(
         self,
@@ -58,11 +60,11 @@ class Documents:
             else:
                 text = change.text
         document.text, document.version = text, version
-        self._notify()
+        self._notify(uri)
 
     def close(self, uri: str) -> None:
         self._open.pop(uri, None)
-        self._notify()
+        self._notify(uri)
 
     def get(self, uri: str) -> OpenDocument | None:
         return self._open.get(uri)
@@ -79,8 +81,10 @@ class Documents:
             return False
         return True
 
-    def _notify(self) -> None:
+    def _notify(self, uri: str) -> None:
         self._changed.set()
+        for listener in self.listeners:
+            listener(uri)
 
 
 def uri_of(root: Path, relative: str) -> str:

@@ -15,6 +15,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from . import __version__
+from . import code_actions as review_commands
 from .ask import BadArguments, parse_ask
 from .controller import Controller
 
@@ -148,14 +149,44 @@ def create_server() -> SurehandServer:
     def status(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
         return controller.status()
 
+    @server.command(review_commands.ACCEPT)
+    async def review_accept(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        return await controller.review_command(review_commands.ACCEPT, arguments)
+
+    @server.command(review_commands.REJECT)
+    async def review_reject(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        return await controller.review_command(review_commands.REJECT, arguments)
+
+    @server.command(review_commands.ACCEPT_ALL)
+    async def review_accept_all(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        return await controller.review_command(review_commands.ACCEPT_ALL, arguments)
+
+    @server.command(review_commands.REJECT_ALL)
+    async def review_reject_all(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        return await controller.review_command(review_commands.REJECT_ALL, arguments)
+
+    @server.command(review_commands.NEXT)
+    async def review_next(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        return await controller.review_command(review_commands.NEXT, arguments)
+
+    @server.command(review_commands.SHOW_DIFF)
+    async def review_show_diff(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        return await controller.review_command(review_commands.SHOW_DIFF, arguments)
+
+    @server.command(review_commands.UNDO)
+    async def undo(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        return await controller.review_command(review_commands.UNDO, arguments)
+
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(
             code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]
         ),
     )
-    def code_actions(ls: SurehandServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        return fix_actions(params)
+    def code_actions(
+        ls: SurehandServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction | types.Command]:
+        return [*controller.review_actions(params), *fix_actions(params)]
 
     return server
 
@@ -165,6 +196,8 @@ def fix_actions(params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
     actions = []
     for diagnostic in params.context.diagnostics:
+        if diagnostic.source == "surehand":
+            continue  # a hunk under review: its own actions are offered
         task = f"Fix this problem: {diagnostic.message}"
         actions.append(
             _action(task, uri, diagnostic.range, types.CodeActionKind.QuickFix, [diagnostic])

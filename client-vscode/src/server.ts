@@ -23,9 +23,11 @@ import {
   ErrorAction,
   LanguageClient,
   RevealOutputChannelOn,
+  type ClientCapabilities,
   type LanguageClientOptions,
   type Middleware,
   type ServerOptions,
+  type StaticFeature,
 } from 'vscode-languageclient/node';
 import { Coalescer } from './coalesce';
 import type { Exit } from './crash';
@@ -42,6 +44,21 @@ const RESTART_QUIET_MS = 400;
 const OPEN_SETTINGS = 'Open Settings';
 const RETRY = 'Retry';
 const GET_PYTHON = 'Get Python';
+
+/**
+ * Tells the server that this client reviews proposals itself
+ * (`experimental.surehand.review`, docs/review.md), so it keeps sending
+ * whole proposals for the inline review instead of hunks as diagnostics.
+ */
+const REVIEWS_ITSELF: StaticFeature = {
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    const experimental = (capabilities.experimental ?? {}) as Record<string, unknown>;
+    capabilities.experimental = { ...experimental, surehand: { review: 1 } };
+  },
+  initialize(): void {},
+  getState: () => ({ kind: 'static' }),
+  clear(): void {},
+};
 
 /** What the rest of the extension hooks into each new client. */
 export interface ClientHooks {
@@ -211,6 +228,7 @@ export class ServerManager implements vscode.Disposable {
       },
     };
     const client = new LanguageClient('surehand', 'surehand', serverOptions, clientOptions);
+    client.registerFeature(REVIEWS_ITSELF);
     this.hooks.attach(client);
     this.current = client;
     this.launched = launch;

@@ -31,6 +31,7 @@ export const SERVER_KEYS = [
   'sandboxReadOnlyPaths',
   'sandboxWritablePaths',
   'commandEnvironment',
+  'review',
 ] as const;
 
 export type ServerSettings = Partial<Record<(typeof SERVER_KEYS)[number], unknown>>;

@@ -39,8 +39,11 @@ from pytest_lsp.client import make_test_lsp_client
 
 from lsp_server import positions
 
-PRESETS = {"vscode": "visual-studio-code", "neovim": "neovim@v0.11"}
-FLAVOURS = list(PRESETS)
+PRESETS = {"vscode": "visual-studio-code", "neovim": "neovim@v0.11", "emacs": "emacs"}
+FLAVOURS = ["vscode", "neovim"]
+# The VS Code extension reviews proposals itself and says so (docs/review.md).
+REVIEWS_ITSELF = {"vscode": {"surehand": {"review": 1}}}
+OUTCOME = "surehand/outcome"
 SERVER = [sys.executable, "-m", "lsp_server"]
 STEP = "surehand/step"
 TIMEOUT = 15.0  # seconds any one await of a test may take
@@ -69,6 +72,7 @@ class Editor:
     before_apply: list[Any] = field(default_factory=list)  # callbacks run as an edit arrives
     encoding: str = types.PositionEncodingKind.Utf16
     steps: list[dict[str, Any]] = field(default_factory=list)  # surehand/step notifications
+    outcomes: list[dict[str, Any]] = field(default_factory=list)  # surehand/outcome
 
     # -- buffers -----------------------------------------------------------------
 
@@ -127,6 +131,11 @@ class Editor:
             callback(self)
         self.before_apply.clear()
         changes = params.edit.document_changes or []
+        if self.flavour == "emacs" and (
+            not self.accept
+            or any(isinstance(c, types.TextDocumentEdit) and self._stale(c) for c in changes)
+        ):  # eglot's own "Proceed?" answered no, or an edit for another version
+            return types.ApplyWorkspaceEditResult(applied=False)
         if self.flavour == "vscode":
             if not self.accept:
                 return types.ApplyWorkspaceEditResult(applied=False, failure_reason="cancelled")
@@ -231,6 +240,11 @@ def make_client(flavour: str):
             if client.editor is not None:
                 client.editor.steps.append(_plain(params))
 
+        @client.feature(OUTCOME)
+        def outcome(params: Any):
+            if client.editor is not None:
+                client.editor.outcomes.append(_plain(params))
+
         return client
 
     return factory
@@ -243,9 +257,11 @@ async def start(
     editor = Editor(client, flavour, root)
     client.editor = editor
     client.set_configuration(settings, section="surehand")
+    capabilities = client_capabilities(PRESETS[flavour])
+    capabilities.experimental = REVIEWS_ITSELF.get(flavour)
     result = await client.initialize_session(
         types.InitializeParams(
-            capabilities=client_capabilities(PRESETS[flavour]),
+            capabilities=capabilities,
             root_uri=from_fs_path(str(root)),
             workspace_folders=[types.WorkspaceFolder(uri=from_fs_path(str(root)) or "", name="w")],
         )
@@ -351,8 +367,9 @@ class Editors:
         )
 
     async def applying(self, flavour: str) -> Editor:
-        """An editor that applies every proposal (Neovim's user is asked, and answers Apply)."""
-        editor = await self.open(flavour)
+        """An editor that applies every proposal (Neovim's user is asked, with the
+        ``review: "question"`` setting, and answers Apply)."""
+        editor = await self.open(flavour, **({"review": "question"} if flavour == "neovim" else {}))
         if flavour == "neovim":
             editor.choices = ["Apply"] * 4
         return editor

@@ -37,7 +37,7 @@ async def test_vscode_full_task(editors: Editors, openai_server: ScriptedServer,
 
 
 async def test_neovim_is_asked_first(editors: Editors, openai_server: ScriptedServer):
-    editor = await editors.open("neovim")
+    editor = await editors.open("neovim", review="question")
     editor.open("calc.py")
     editor.choices = ["Show diff", "Apply"]
     openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))

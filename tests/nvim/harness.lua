@@ -9,8 +9,20 @@
 -- for `User SurehandDone`, and writes what happened as JSON to `result`.
 -- Every wait is bounded; an error is written there too, and Neovim exits 1.
 --
--- SPEC.json: { snippet, cmd, settings, file, task, range?, choices, result,
---              prepare?, typing?, attach_ms?, task_ms?, log_level? }
+-- With `review` instead of `choices` (the non-modal review), it waits for
+-- surehand's diagnostics and runs each step of `review` in turn:
+--   { do = 'action', line, title }: the cursor on `line` (0-based), the code
+--        action whose title starts with `title`, as `vim.lsp.buf.code_action`
+--        applies it; then waits until surehand's diagnostics change;
+--   { do = 'type', start, stop, lines }: the user replaces those lines;
+--   { do = 'wait', lines }: until surehand's diagnostics are on those lines;
+--   { do = 'edit', file }: the user goes to another file (the steps after
+--        act on its buffer).
+-- Each step records the diagnostics it saw (`out.seen`), and code actions
+-- offered (`out.offered`).
+--
+-- SPEC.json: { snippet, cmd, settings, file, task, range?, choices?, review?,
+--              result, prepare?, typing?, attach_ms?, task_ms?, log_level? }
 --   prepare: { start, stop, lines }: before asking, the user replaces lines
 --            [start, stop) of the buffer (0-based; unsaved changes).
 --   typing:  { before = <choice>, start, stop, lines, think_ms? }: the same,
@@ -105,6 +117,81 @@ watch('workspace/applyEdit', function(params)
   table.insert(out.edits, { edit = params.edit, versions = versions })
 end)
 
+-- surehand's diagnostics in the buffer: { line, severity, message }.
+local function diagnostics(client, bufnr)
+  local namespace = vim.lsp.diagnostic.get_namespace(client.id)
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr, { namespace = namespace })) do
+    table.insert(found, { line = d.lnum, severity = d.severity, message = d.message })
+  end
+  table.sort(found, function(a, b)
+    return a.line < b.line
+  end)
+  return found
+end
+
+local function lines_of(found)
+  return vim.tbl_map(function(d)
+    return d.line
+  end, found)
+end
+
+local function review(client, finished)
+  local function here()
+    return vim.api.nvim_get_current_buf()
+  end
+  out.seen, out.offered = {}, {}
+  assert(
+    vim.wait(spec.task_ms or 30000, function()
+      return #diagnostics(client, here()) > 0 or finished()
+    end, 20),
+    'no review diagnostics within the timeout'
+  )
+  table.insert(out.seen, diagnostics(client, here()))
+  for _, step in ipairs(spec.review) do
+    local before = vim.json.encode(diagnostics(client, here()))
+    if step['do'] == 'edit' then -- the user goes to another file
+      vim.cmd.edit(vim.fn.fnameescape(step.file))
+      assert(vim.wait(10000, function()
+        return vim.lsp.get_clients({ bufnr = here(), name = 'surehand' })[1] ~= nil
+      end, 20), 'surehand did not attach to ' .. step.file)
+      before = vim.json.encode(diagnostics(client, here()))
+    elseif step['do'] == 'type' then
+      vim.api.nvim_buf_set_lines(here(), step.start, step.stop, true, step.lines)
+      log('typed', { lines = step.lines })
+    elseif step['do'] == 'wait' then
+      local ok = vim.wait(10000, function()
+        return vim.deep_equal(lines_of(diagnostics(client, here())), step.lines)
+      end, 20)
+      assert(ok, 'diagnostics not on lines ' .. vim.inspect(step.lines) .. ': ' .. before)
+    elseif step['do'] == 'action' then
+      vim.api.nvim_win_set_cursor(0, { step.line + 1, 0 })
+      local params = vim.lsp.util.make_range_params(0, client.offset_encoding)
+      params.context = { diagnostics = vim.lsp.diagnostic.from(vim.diagnostic.get(here(), { lnum = step.line })) }
+      local answers = vim.lsp.buf_request_sync(here(), 'textDocument/codeAction', params, 5000) or {}
+      local titles = {}
+      for _, answer in pairs(answers) do
+        for _, action in ipairs(answer.result or {}) do
+          table.insert(titles, action.title)
+        end
+      end
+      table.insert(out.offered, titles)
+      vim.lsp.buf.code_action({
+        apply = true,
+        filter = function(action)
+          return vim.startswith(action.title, step.title)
+        end,
+      })
+      log('action', { title = step.title, line = step.line })
+      local ok = vim.wait(10000, function()
+        return vim.json.encode(diagnostics(client, here())) ~= before or finished()
+      end, 20)
+      assert(ok, 'nothing changed after ' .. step.title)
+    end
+    table.insert(out.seen, diagnostics(client, here()))
+  end
+end
+
 local function main()
   vim.lsp.log.set_level(spec.log_level or 'warn')
   vim.cmd('filetype on') -- -u NONE leaves it off, and vim.lsp.enable starts on FileType
@@ -121,6 +208,7 @@ local function main()
   end, 20)
   assert(attached, 'surehand did not attach to ' .. spec.file)
   out.encoding = client.offset_encoding
+  out.echospace = vim.v.echospace
   out.workspace = client.workspace_folders
 
   local result
@@ -134,6 +222,11 @@ local function main()
     vim.api.nvim_buf_set_lines(bufnr, spec.prepare.start, spec.prepare.stop, true, spec.prepare.lines)
   end
   vim.cmd((spec.range or '') .. 'Surehand ' .. spec.task)
+  if spec.review then
+    review(client, function()
+      return result ~= nil
+    end)
+  end
   local done = vim.wait(spec.task_ms or 30000, function()
     return result ~= nil
   end, 20)

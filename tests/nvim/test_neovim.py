@@ -66,25 +66,33 @@ def run_neovim(
     tmp_path: Path,
     model: ScriptedServer,
     root: Path,
-    choices: list[str],
+    choices: list[str] | None,
     *,
+    review: list[dict[str, Any]] | None = None,
     task: str = "fix add",
     range_: str | None = None,
     prepare: dict[str, Any] | None = None,
     typing: dict[str, Any] | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Run one `:Surehand` in a headless Neovim; what the harness saw."""
+    """Run one `:Surehand` in a headless Neovim; what the harness saw.
+
+    With ``choices``, the user reviews with the one question (``review:
+    "question"``); with ``review``, through the diagnostics' code actions."""
     result = tmp_path / "result.json"
+    mode = {"review": "question"} if choices is not None else {}
+    mode.update(settings or {})
     spec = {
         "snippet": str(HERE / "surehand.lua"),
         "cmd": [sys.executable, "-m", "lsp_server"],
-        "settings": settings_for(model.base_url, model.model, tmp_path / "traces"),
+        "settings": settings_for(model.base_url, model.model, tmp_path / "traces", **mode),
         "file": str(root / "calc.py"),
         "task": task,
         "range": range_,
         "prepare": prepare,
         "typing": typing,
         "choices": choices,
+        "review": review,
         "result": str(result),
         "attach_ms": 15000,
         "task_ms": 30000,
@@ -136,10 +144,14 @@ def test_apply_lands_in_the_buffer_not_on_disk(tmp_path: Path, openai_server: Sc
     asked = next(e for e in seen["events"] if e["what"] == "select")
     assert asked["titles"] == ["Apply", "Show diff", "Discard"]
     assert "calc.py" in asked["prompt"] and "add now adds." in asked["prompt"]
-    assert [n["message"] for n in seen["notified"]][-1] == (
+    full = (
         "surehand: applied. calc.py: accepted: add adds (line 2). "
         "The model's summary: add now adds."
     )
+    shown = seen["notified"][-1]["message"]
+    # One line: a longer one stops Neovim at "Press ENTER", which takes a typed key.
+    assert shown == full or (shown.endswith("…") and full.startswith(shown[:-1])), shown
+    assert len(shown) <= seen["echospace"]
     assert seen["shown"] == []
     first = json.dumps(openai_server.completions[0].body, ensure_ascii=False)
     assert "Lines 2-2 of calc.py, which the request is about:\\n2→    return a - b" in first

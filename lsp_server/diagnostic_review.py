@@ -1,0 +1,468 @@
+"""The non-modal review: a proposal as diagnostics and code actions, decided item by item.
+
+For clients without a surehand front end (docs/review.md). ``open`` publishes
+each item of a ``HunkReview``; the ``surehand.review.*`` commands (which the
+code actions carry) accept or reject them. Accepting a hunk sends exactly
+that hunk through ``workspace/applyEdit``, versioned against the buffer as
+it is at that moment; whether it landed is read from the texts the client
+reports (``on_document``), never from a wait, and ``applied: false`` turns
+it down. A file is created, deleted or moved only when its own item is
+accepted: through the client's resource operations where it announces
+them, else by the server on that accept; what a delete or move needs to be
+undone is kept (``undo``). Command approvals wait here too, shown like a
+hunk, so that nothing ever asks in a way that takes the user's typing.
+When no item is left, ``finish`` gets the outcome.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path
+
+from agent.landed import judge
+from agent.review import FileStatus, Review
+from agent.tools.context import Approval as Verdict
+from agent.tools.context import CommandRequest
+
+from . import code_actions, workspace_edit
+from .approvals import Approvals, Waiting
+from .capabilities import ClientAbilities
+from .diagnostics import SOURCE, approval_diagnostic, item_diagnostic
+from .documents import BufferSource, relative_of, uri_of
+from .file_undo import FileUndo
+from .hunk_review import HunkReview, Item, Kind, State
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class DiagnosticReview:
+    server: LanguageServer
+    source: BufferSource
+    abilities: Callable[[], ClientAbilities]
+    review: HunkReview | None = None
+    anchor: str | None = None  # the file the task is about: where new files are shown
+    finish: Callable[[Review], None] | None = None
+    approvals: Approvals = field(default_factory=Approvals)
+    undo: FileUndo | None = None
+    _sent: set[str] = field(default_factory=set)  # file operations sent, not seen landed yet
+    _published: set[str] = field(default_factory=set)
+    _diffs: Path | None = None
+
+    def __post_init__(self) -> None:
+        self.undo = FileUndo(self.source.root)
+
+    @property
+    def root(self) -> Path:
+        return self.source.root
+
+    # -- the review's life -------------------------------------------------------------
+
+    def open(
+        self, review: HunkReview, anchor: str | None, finish: Callable[[Review], None]
+    ) -> None:
+        self.review, self.anchor, self.finish = review, anchor, finish
+        self._sent.clear()
+        self._settle()
+
+    def on_document(self, uri: str) -> None:
+        """A document opened, changed or closed: follow it (called for every change)."""
+        if self.review is None:
+            return
+        path = relative_of(self.root, uri)
+        if path is not None:
+            self.review.update(path, self.source.current(path))
+        self._settle()
+
+    def end(self) -> bool:
+        """Reject whatever is still open and end the review (cancel, reset); whether one was."""
+        if self.review is None:
+            return False
+        for item in self.review.open_items():
+            self.review.decide(item, State.REJECTED)
+        self._settle()
+        return True
+
+    def drop(self) -> None:
+        """Forget the review without an outcome (the server goes)."""
+        self.review = None
+        self.deny_all()
+        if self._diffs is not None:
+            shutil.rmtree(self._diffs, ignore_errors=True)
+            self._diffs = None
+
+    def _settle(self) -> None:
+        """Judge the file operations sent, republish, and finish when nothing is left."""
+        review = self.review
+        if review is not None:
+            for item_id in list(self._sent):
+                item = review.get(item_id)
+                if item is None or not item.state.open:
+                    self._sent.discard(item_id)
+                    continue
+                if judge(item.change, self.source.current).status == FileStatus.APPLIED:
+                    self._accepted_operation(item)
+        self.publish()
+        if review is not None and review.done:
+            self.review = None
+            if self.finish is not None:
+                self.finish(review.report())
+
+    # -- decisions -----------------------------------------------------------------------
+
+    async def accept(self, argument: dict[str, Any]) -> dict[str, Any]:
+        if (waiting := self._approval(argument)) is not None:
+            always = bool(argument.get("always")) and waiting.approval.may_always
+            return self.approvals.answer(waiting, Verdict.ALWAYS if always else Verdict.ONCE)
+        item = self._pick(argument)
+        if item is None:
+            return self._no_item(argument)
+        if item.state is not State.PENDING:
+            return {"id": item.id, "state": item.state.value, "why": "only rejectable"}
+        if item.kind is Kind.HUNK:
+            await self._send_hunks([item])
+        else:
+            await self._send_operation(item)
+        return self._state(item)
+
+    def reject(self, argument: dict[str, Any]) -> dict[str, Any]:
+        if (waiting := self._approval(argument)) is not None:
+            return self.approvals.answer(waiting, Verdict.DENY)
+        item = self._pick(argument)
+        if item is None or self.review is None:
+            return self._no_item(argument)
+        self.review.decide(item, State.REJECTED)
+        result = self._state(item)
+        self._settle()
+        return result
+
+    async def accept_all(self, argument: dict[str, Any]) -> dict[str, Any]:
+        review = self.review
+        if review is None:
+            return self._no_item(argument)
+        paths = self._paths(argument)
+        items = [i for i in review.open_items() if i.shown_on in paths or i.path in paths]
+        hunks_by_path: dict[str, list[Item]] = {}
+        for item in items:
+            if item.state is not State.PENDING:
+                continue
+            if item.kind is Kind.HUNK:
+                hunks_by_path.setdefault(item.path, []).append(item)
+            else:
+                await self._send_operation(item)
+        for hunks in hunks_by_path.values():
+            await self._send_hunks(hunks)
+        return self.progress()
+
+    def reject_all(self, argument: dict[str, Any]) -> dict[str, Any]:
+        review = self.review
+        if review is None:
+            return self._no_item(argument)
+        paths = self._paths(argument)
+        for item in review.open_items():
+            if item.shown_on in paths or item.path in paths:
+                review.decide(item, State.REJECTED)
+        result = self.progress()
+        self._settle()
+        return result
+
+    async def next(self, argument: dict[str, Any]) -> dict[str, Any]:
+        """The next open item after the given place (``uri``, ``line``), shown when the
+        client can show documents."""
+        review = self.review
+        if review is None or not (items := review.open_items()):
+            return {"id": None, "remaining": 0}
+        here = relative_of(self.root, str(argument.get("uri", ""))) if argument.get("uri") else None
+        line = int(argument.get("line", -1)) + 1
+        ordered = sorted(items, key=lambda i: (self._shown(i), i.line))
+        after = [i for i in ordered if (self._shown(i), i.line) > (here or "", line)]
+        item = (after or ordered)[0]
+        diagnostic = self._diagnostic(item)
+        uri = uri_of(self.root, self._shown(item))
+        if self.abilities().show_document:
+            await self.server.window_show_document_async(
+                types.ShowDocumentParams(uri=uri, take_focus=True, selection=diagnostic.range)
+            )
+        return {
+            "id": item.id,
+            "uri": uri,
+            "range": _plain_range(diagnostic.range),
+            "message": diagnostic.message,
+            "remaining": len(items),
+        }
+
+    async def show_diff(self, argument: dict[str, Any]) -> dict[str, Any]:
+        """The item's file change as a read-only diff document beside the user's code."""
+        item = self._pick(argument)
+        if item is None:
+            return self._no_item(argument)
+        if self._diffs is None:  # private (mode 0700, a name no one can guess)
+            self._diffs = Path(tempfile.mkdtemp(prefix="surehand-diff-"))
+        diff = self._diffs / f"{item.id}.diff"
+        diff.unlink(missing_ok=True)
+        diff.write_text(item.change.diff(), encoding="utf-8")
+        diff.chmod(0o444)
+        uri = from_fs_path(str(diff)) or ""
+        if not self.abilities().show_document:
+            return {"id": item.id, "diff": item.change.diff()}
+        await self.server.window_show_document_async(
+            types.ShowDocumentParams(uri=uri, take_focus=False)
+        )
+        return {"id": item.id, "shown": uri}
+
+    async def undo_last(self) -> dict[str, Any]:
+        assert self.undo is not None
+        return await self.undo.undo(self._apply, self.abilities(), self.source.current)
+
+    # -- approvals -----------------------------------------------------------------------
+
+    async def approve(self, request: CommandRequest, uri: str | None) -> Verdict:
+        """Wait for the user's answer to ``request``, shown on ``uri``'s file (or any open
+        one); never a question that takes typed keys."""
+        path = relative_of(self.root, uri) if uri else None
+        if path is None:
+            path = next(iter(self.source.paths()), None)
+        if path is None:
+            self.server.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Warning,
+                    message=f"surehand wanted to run `{request.command}` but no file is open "
+                    "to ask on: denied. Open a file of the project and ask again.",
+                )
+            )
+            return Verdict.DENY
+        return await self.approvals.wait(request, path, self.publish)
+
+    def deny_all(self) -> None:
+        self.approvals.deny_all()
+
+    # -- what the client sees --------------------------------------------------------------
+
+    def code_actions(
+        self, params: types.CodeActionParams
+    ) -> list[types.CodeAction | types.Command]:
+        uri = params.text_document.uri
+        path = relative_of(self.root, uri)
+        if path is None:
+            return []
+        first, last = params.range.start.line, params.range.end.line
+        mine = [d for d in params.context.diagnostics if d.source == SOURCE]
+        wanted = {str(d.code) for d in mine}
+        actions: list[tuple[str, str, dict[str, Any], bool]] = []
+        for waiting in self.approvals:
+            if waiting.path == path and (waiting.approval.id in wanted or first == 0):
+                actions += code_actions.approval_actions(waiting.approval)
+        if self.review is not None:
+            here = [
+                item
+                for item in self.review.open_items()
+                if self._shown(item) == path
+                and (item.id in wanted or _overlaps(self._diagnostic(item).range, first, last))
+            ]
+            open_items = self.review.open_items()
+            files = {self._shown(i) for i in open_items}
+            actions += code_actions.review_actions(
+                here,
+                uri,
+                show_diff=self.abilities().show_document,
+                more_files=len(files) > 1,
+                file_pending=any(
+                    i.state is State.PENDING and self._shown(i) == path for i in open_items
+                ),
+            )
+        return code_actions.as_lsp(actions, mine, literals=self.abilities().code_action_literals)
+
+    def publish(self) -> None:
+        by_uri: dict[str, list[types.Diagnostic]] = {}
+        if self.review is not None:
+            for item in self.review.open_items():
+                uri = uri_of(self.root, self._shown(item))
+                by_uri.setdefault(uri, []).append(self._diagnostic(item))
+        for waiting in self.approvals:
+            text = self.source.current(waiting.path) or ""
+            diagnostic = approval_diagnostic(
+                waiting.approval.id,
+                f"surehand wants to run `{waiting.approval.command}`.",
+                text,
+                self.source.documents.encoding,
+            )
+            by_uri.setdefault(uri_of(self.root, waiting.path), []).append(diagnostic)
+        for uri in self._published | set(by_uri):
+            self.server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=by_uri.get(uri, []))
+            )
+        self._published = set(by_uri)
+
+    def progress(self) -> dict[str, Any]:
+        review = self.review
+        if review is None:
+            return {"review": None, "remaining": 0}
+        return {
+            "review": review.id,
+            "remaining": len(review.open_items()),
+            "items": [
+                {
+                    "id": i.id,
+                    "kind": i.kind.value,
+                    "path": i.path,
+                    "label": i.label,
+                    "line": i.line,
+                    "state": i.state.value,
+                }
+                for i in review.items
+            ],
+        }
+
+    # -- sending ---------------------------------------------------------------------------
+
+    async def _send_hunks(self, items: list[Item]) -> None:
+        """Send exactly these hunks of one file, on its text as it is now."""
+        review = self.review
+        assert review is not None
+        path = items[0].path
+        review.update(path, self.source.current(path))  # follow anything not seen yet
+        items = [i for i in items if i.state is State.PENDING]
+        if not items:
+            self._settle()
+            return
+        before = review.texts[path]
+        hunks = tuple(sorted((i.hunk for i in items if i.hunk), key=lambda h: h.start))
+        change = dataclasses.replace(
+            items[0].change, before=before, after=review.edit_for(items), hunks=hunks
+        )
+        review.expect(items)
+        applied = await self._apply(self._edit(change), items[0].label)
+        if not applied:
+            for item in items:  # the user said no in the client's own question
+                review.decide(item, State.REJECTED)
+        else:
+            review.update(path, self.source.current(path))
+        self._settle()
+
+    async def _send_operation(self, item: Item) -> None:
+        review = self.review
+        assert review is not None
+        kind = item.kind.value
+        if self.abilities().can(kind):
+            if await self._apply(self._edit(item.change), item.label):
+                self._sent.add(item.id)
+            else:
+                review.decide(item, State.REJECTED)
+        else:
+            assert self.undo is not None
+            why = self.undo.perform(item.change)
+            if why:
+                review.decide(item, State.REJECTED)
+                self.server.window_show_message(
+                    types.ShowMessageParams(
+                        type=types.MessageType.Warning, message=f"surehand: {why}"
+                    )
+                )
+            else:
+                self._sent.add(item.id)
+        self._settle()
+
+    def _accepted_operation(self, item: Item) -> None:
+        assert self.review is not None and self.undo is not None
+        self.review.decide(item, State.ACCEPTED)
+        self._sent.discard(item.id)
+        self.undo.remember(item.change)
+
+    def _edit(self, change: Any) -> types.WorkspaceEdit:
+        proposal = dataclasses.replace(self.review.proposal, changes=(change,))  # type: ignore[union-attr]
+        edit = workspace_edit.build(
+            proposal, self.root, self.source.documents.encoding, self.source.version, annotate=False
+        )
+        if self.abilities().document_changes:
+            return edit
+        changes: dict[str, list[types.TextEdit]] = {}
+        for document in edit.document_changes or []:
+            if isinstance(document, types.TextDocumentEdit):
+                changes.setdefault(document.text_document.uri, []).extend(document.edits)  # type: ignore[arg-type]
+        return types.WorkspaceEdit(changes=changes)
+
+    async def _apply(self, edit: types.WorkspaceEdit, label: str) -> bool:
+        """Send the edit; the client's ``applied`` (False when it failed or said no)."""
+        try:
+            result = await self.server.workspace_apply_edit_async(
+                types.ApplyWorkspaceEditParams(edit=edit, label=f"surehand: {label}"[:80])
+            )
+        except Exception:  # a client that fails the request applied nothing
+            log.warning("workspace/applyEdit failed", exc_info=True)
+            return False
+        return bool(result and result.applied)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _shown(self, item: Item) -> str:
+        """The file an item is shown on: a new file's on the file the task is about."""
+        if item.kind is Kind.CREATE and self.anchor is not None:
+            return self.anchor
+        return item.shown_on
+
+    def _diagnostic(self, item: Item) -> types.Diagnostic:
+        path = self._shown(item)
+        text = self.review.texts.get(path) if self.review else None
+        if text is None or item.kind is not Kind.HUNK:
+            text = self.source.current(path) or ""
+        return item_diagnostic(item, text, self.source.documents.encoding)
+
+    def _approval(self, argument: dict[str, Any]) -> Waiting | None:
+        return self.approvals.find(argument, only_these=self.review is None)
+
+    def _pick(self, argument: dict[str, Any]) -> Item | None:
+        """The item by ``id``, else the one at ``uri`` / ``line``, else the first open one."""
+        review = self.review
+        if review is None:
+            return None
+        if (item_id := argument.get("id")) is not None:
+            return review.get(str(item_id))
+        items = review.open_items()
+        if uri := argument.get("uri"):
+            path = relative_of(self.root, str(uri))
+            items = [i for i in items if self._shown(i) == path]
+            if "line" in argument:
+                line = int(argument["line"])
+                at = [i for i in items if _overlaps(self._diagnostic(i).range, line, line)]
+                items = at or items
+        return items[0] if items else None
+
+    def _paths(self, argument: dict[str, Any]) -> set[str]:
+        review = self.review
+        assert review is not None
+        if uri := argument.get("uri"):
+            path = relative_of(self.root, str(uri))
+            return {path} if path else set()
+        return {self._shown(i) for i in review.items} | {i.path for i in review.items}
+
+    def _state(self, item: Item) -> dict[str, Any]:
+        return {
+            "id": item.id,
+            "state": item.state.value,
+            "remaining": len(self.review.open_items()) if self.review else 0,
+        }
+
+    def _no_item(self, argument: dict[str, Any]) -> dict[str, Any]:
+        what = f"no open review item {argument.get('id')}" if argument.get("id") else "no review"
+        return {"id": argument.get("id"), "state": None, "why": what}
+
+
+def _overlaps(text_range: types.Range, first: int, last: int) -> bool:
+    return text_range.start.line <= last and first <= text_range.end.line
+
+
+def _plain_range(text_range: types.Range) -> dict[str, Any]:
+    return {
+        "start": {"line": text_range.start.line, "character": text_range.start.character},
+        "end": {"line": text_range.end.line, "character": text_range.end.character},
+    }

@@ -1,0 +1,93 @@
+"""Review items and command approvals as ``Diagnostic``s: where each one is, and what.
+
+A hunk is shown at its lines (Information; Hint once it went stale), a
+file operation and an approval at the first line of the file they are shown
+on. The message is the edit's description and a short diff, so a client
+with nothing else (no ``window/showDocument``) still shows what would
+change; ``code`` and ``data`` carry the item's id for code actions and
+keymaps.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from . import positions
+from .hunk_review import Item, Kind, State
+
+SOURCE = "surehand"
+DIFF_LINES = 8  # lines of each side shown in a message
+
+
+def item_diagnostic(item: Item, text: str, encoding: str) -> types.Diagnostic:
+    """The diagnostic of a review item on ``text``, the current text of the file it is on."""
+    stale = item.state is State.STALE
+    if item.kind is Kind.HUNK and item.hunk is not None:
+        text_range = lsp_range(text, item.hunk.start, item.hunk.end, encoding)
+    else:
+        text_range = lsp_range(text, 0, 0, encoding)
+    return types.Diagnostic(
+        range=text_range,
+        message=item_message(item, text),
+        severity=types.DiagnosticSeverity.Hint if stale else types.DiagnosticSeverity.Information,
+        source=SOURCE,
+        code=item.id,
+        data={"id": item.id},
+    )
+
+
+def approval_diagnostic(
+    approval_id: str, question: str, text: str, encoding: str
+) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=lsp_range(text, 0, 0, encoding),
+        message=f"{question}\nAllow or deny it with a code action here.",
+        severity=types.DiagnosticSeverity.Warning,
+        source=SOURCE,
+        code=approval_id,
+        data={"id": approval_id},
+    )
+
+
+def item_message(item: Item, text: str) -> str:
+    heading = {
+        Kind.HUNK: f"surehand proposes: {item.label}",
+        Kind.CREATE: f"surehand proposes a new file {item.path}: {item.label}",
+        Kind.DELETE: f"surehand proposes deleting {item.path}: {item.label}",
+        Kind.RENAME: f"surehand proposes moving {item.change.source} to {item.path}: {item.label}",
+    }[item.kind]
+    if item.state is State.STALE:
+        heading += "\n(stale: you changed these lines since; it can only be rejected)"
+    if item.kind is Kind.DELETE:
+        return heading
+    old = "" if item.kind is Kind.CREATE else item.old_text(text)
+    if item.kind is Kind.RENAME:
+        old = item.change.before or ""
+    return f"{heading}\n{short_diff(old, item.new_text)}"
+
+
+def short_diff(old: str, new: str) -> str:
+    """The removed lines and the added ones, a few of each."""
+    return "\n".join([*_side("-", old), *_side("+", new)])
+
+
+def _side(sign: str, text: str) -> list[str]:
+    lines = text.splitlines()
+    shown = [f"{sign} {line}".rstrip() for line in lines[:DIFF_LINES]]
+    if len(lines) > DIFF_LINES:
+        shown.append(f"{sign} … {len(lines) - DIFF_LINES} more lines")
+    return shown
+
+
+def lsp_range(text: str, start: int, end: int, encoding: str) -> types.Range:
+    """The range of ``text[start:end]``; a region of whole lines ends at its last line's
+    end, so the client does not mark the line after it."""
+    if end > start and text[end - 1 : end] == "\n":
+        end -= 1
+        if end > start and text[end - 1 : end] == "\r":
+            end -= 1
+    starts = positions.line_starts(text)
+    return types.Range(
+        start=positions.position(text, start, encoding, starts),
+        end=positions.position(text, end, encoding, starts),
+    )

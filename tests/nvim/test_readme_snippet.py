@@ -1,0 +1,15 @@
+"""The README's Neovim snippet is the one the Neovim tests run (``surehand.lua``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_readme_shows_the_tested_snippet():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Neovim") : readme.index("## VS Code")]
+    (snippet,) = re.findall(r"```lua\n(.*?)```", section, re.S)
+    assert snippet == (Path(__file__).parent / "surehand.lua").read_text(encoding="utf-8")
