@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from agent.hunks import StagedText, apply, split_lines
-from agent.proposal import FileChange
+from agent.proposal import ProposedChange
 from lsp_server.hunk_review import HunkReview, Item, Kind, State
 
 LINES = st.lists(
@@ -42,7 +42,7 @@ def staged(draw: st.DrawFn) -> tuple[str, StagedText]:
 
 
 def review_of(base: str, text: StagedText) -> HunkReview:
-    change = FileChange("f.py", base, text.text(), ("edits",), hunks=tuple(text.hunks))
+    change = ProposedChange("f.py", base, text.text(), ("edits",), hunks=tuple(text.hunks))
     items = [Item(f"h{i}", Kind.HUNK, "f.py", h.label, change, h) for i, h in enumerate(text.hunks)]
     return HunkReview("r", proposal=None, items=items, texts={"f.py": base})  # type: ignore[arg-type]
 
