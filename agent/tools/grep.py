@@ -14,8 +14,11 @@ pattern compiled by ``re``, so a pattern ripgrep takes but ``re`` cannot is
 refused when such files are in scope. Lines are matched one at a time.
 
 Results come in path order (a folder's files together) with at most
-``MAX_MATCHES`` matching lines shown. ripgrep runs with ``--sort=path`` so
-that only the first files' lines need keeping; later files are counted.
+``MAX_MATCHES`` matching lines shown, and the number of all the others.
+Two ripgreps run side by side: one with ``--sort=path`` gives the lines to
+show and is stopped once it has them; the other, on every core, only
+counts the matching lines of each file (``--count``). The Python search
+likewise keeps lines only until it has enough, then only counts.
 """
 
 from __future__ import annotations
@@ -23,12 +26,13 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import os
 import re
 import shutil
 import sys
 from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, ClassVar
 
 from ..model import ToolSpec
@@ -157,9 +161,22 @@ def search_disk(
             data = path.read_bytes() if path.stat().st_size <= max_bytes else b"\0"
         except OSError:
             continue
-        if b"\0" not in data:
-            found.add(search(relative, data.decode("utf-8", "replace"), regex, query.context))
+        if b"\0" in data:
+            continue
+        text = data.decode("utf-8", "replace")
+        if found.full:  # enough lines to show: only count the rest
+            found.add(None, count_lines(text, regex))
+        else:
+            found.add(search(relative, text, regex, query.context))
     return found
+
+
+def count_lines(text: str, regex: re.Pattern[str]) -> int:
+    """How many lines of ``text`` ``regex`` matches, as ``search`` splits them."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return sum(1 for line in lines if regex.search(line))
 
 
 def _compile(query: Query, ripgrep_accepted: bool = False) -> re.Pattern[str]:
@@ -183,39 +200,37 @@ async def ripgrep(
     rg: str, root: Path, scope: Scope, query: Query, max_bytes: int, *, skip: Collection[str]
 ) -> Found:
     """Search the files on disk in scope, not in ``skip``, with ripgrep."""
+
+    def keep(path: str) -> bool:
+        return path not in skip and scope.covers(path)
+
+    argv = _argv(rg, root, query, max_bytes)
     try:
-        process = await asyncio.create_subprocess_exec(
-            *_argv(rg, root, query, max_bytes, scope.start),
-            cwd=root,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            # An event holds a line of a file and its submatches: under 64 bytes a character.
-            limit=64 * max_bytes + 2**16,
-        )
+        lister = await _start([*argv, "--json", "--sort=path", "--", scope.start], root, max_bytes)
+        counter = await _start([*argv, "--count", "--null", "--", scope.start], root, max_bytes)
     except OSError:  # rg went missing or cannot run: search in Python
         return await asyncio.to_thread(search_disk, root, scope, query, max_bytes, skip=skip)
-    assert process.stdout is not None and process.stderr is not None
-    stderr = asyncio.ensure_future(process.stderr.read())
     try:
-        found, finished = await _read_events(
-            process.stdout, lambda p: p not in skip and scope.covers(p)
-        )
-        await process.wait()
+        assert lister.stdout is not None
+        found, finished = await _read_events(lister.stdout, keep)
+        if found.full and not finished:  # stopped with enough to show: the counts say the rest
+            counted = await _counts(counter, keep)
+            if counted is not None:
+                found.matches, found.files = max(counted[0], found.matches), counted[1]
+                return found
+            finished = await _finish(lister, found, keep)
     finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
-        errors = (await stderr).decode("utf-8", "replace").strip().removeprefix("rg: ")
+        errors = await _stop(lister)
+        await _stop(counter)
     if not finished:
         if "regex" in errors:
             raise BadPattern(f"Invalid regular expression {query.pattern!r}: {errors}")
-        raise ToolError(f"ripgrep failed: {errors or f'exit code {process.returncode}'}")
+        raise ToolError(f"ripgrep failed: {errors or f'exit code {lister.returncode}'}")
     return found
 
 
-def _argv(rg: str, root: Path, query: Query, max_bytes: int, start: str) -> list[str]:
-    argv = [rg, "--json", "--sort=path", "--no-config", "--no-messages", "--hidden"]
+def _argv(rg: str, root: Path, query: Query, max_bytes: int) -> list[str]:
+    argv = [rg, "--no-config", "--no-messages", "--hidden", "--with-filename"]
     argv += ["--glob=!.git", f"--max-filesize={max_bytes}"]
     if not any((folder / ".git").exists() for folder in (root, *root.parents)):
         argv.append("--no-require-git")  # honour .gitignore files outside a repository too
@@ -223,34 +238,94 @@ def _argv(rg: str, root: Path, query: Query, max_bytes: int, start: str) -> list
         argv.append("--ignore-case")
     if query.context:
         argv.append(f"--context={query.context}")
-    return [*argv, f"--regexp={query.pattern}", "--", start]
+    return [*argv, f"--regexp={query.pattern}"]
+
+
+async def _start(argv: list[str], root: Path, max_bytes: int) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        *argv,
+        cwd=root,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        # An event holds a line of a file and its submatches: under 64 bytes a character.
+        limit=64 * max_bytes + 2**16,
+    )
+
+
+async def _stop(process: asyncio.subprocess.Process) -> str:
+    """End ``process`` if it still runs; what it said on stderr."""
+    assert process.stderr is not None
+    if process.returncode is None:
+        process.kill()
+    errors = await process.stderr.read()
+    await process.wait()
+    return errors.decode("utf-8", "replace").strip().removeprefix("rg: ")
+
+
+async def _counts(
+    process: asyncio.subprocess.Process, keep: Callable[[str], bool]
+) -> tuple[int, int] | None:
+    """Matching lines and files from ``rg --count --null``, None if it failed."""
+    assert process.stdout is not None
+    out = await process.stdout.read()
+    if await process.wait() not in (0, 1):
+        return None
+    matches = files = 0
+    for line in out.splitlines():
+        path, _, number = line.rpartition(b"\0")
+        if keep(_relative(os.fsdecode(path))):
+            matches += int(number)
+            files += 1
+    return matches, files
+
+
+async def _finish(
+    process: asyncio.subprocess.Process, found: Found, keep: Callable[[str], bool]
+) -> bool:
+    """Read the sorted search to its end (the count failed): whether its summary came."""
+    assert process.stdout is not None
+    rest, finished = await _read_events(process.stdout, keep, counting=True)
+    found.matches += rest.matches
+    found.files += rest.files
+    return finished
 
 
 async def _read_events(
-    stream: AsyncIterator[bytes], keep: Callable[[str], bool]
+    stream: AsyncIterator[bytes], keep: Callable[[str], bool], *, counting: bool = False
 ) -> tuple[Found, bool]:
-    """``Found`` from ripgrep's ``--json`` events, and whether its summary came."""
+    """``Found`` from ripgrep's ``--json`` events, and whether its summary came.
+
+    Reading stops at the end of the file that fills it, unless ``counting``:
+    then no line is kept, and every match counted."""
     found = Found()
     path, counted = "", 0
     lines: dict[int, str] = {}
     matches: list[int] = []
     async for raw in stream:
-        if found.full and raw.startswith((_MATCH, _CONTEXT)):  # only counted now
+        if (counting or found.full) and raw.startswith((_MATCH, _CONTEXT)):  # only counted
             counted += raw.startswith(_MATCH)
             continue
         event = json.loads(raw)
         kind, data = event["type"], event["data"]
         if kind == "begin":
-            path, lines, matches, counted = PurePosixPath(_text(data["path"])).as_posix(), {}, [], 0
+            path, lines, matches, counted = _relative(_text(data["path"])), {}, [], 0
         elif kind in ("match", "context"):
             lines[data["line_number"]] = _text(data["lines"]).rstrip("\r\n")
             if kind == "match":
                 matches.append(data["line_number"])
         elif kind == "end" and data.get("binary_offset") is None and keep(path):
             found.add(FileHits(path, lines, tuple(matches)) if matches else None, counted)
+            if found.full and not counting:
+                return found, False
         elif kind == "summary":
             return found, True
     return found, False
+
+
+def _relative(path: str) -> str:
+    """A path as ripgrep prints it ("./src/a.py" when started at "."), as the workspace's."""
+    return path[2:] if path.startswith("./") else path
 
 
 def _text(data: dict[str, str]) -> str:
