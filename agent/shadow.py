@@ -34,7 +34,16 @@ Syncing is incremental. The copy remembers, for each path it holds, what it
 wrote (the source file's size, mtime and mode, or a digest of a staged
 text) and the size and mtime of the copy's file afterwards; a path is
 written again only when one of them changes. So a file a command modified
-in the copy is restored too.
+(or deleted) in the copy is restored too; files a command created are left.
+
+In a git repository a sync does not scan the workspace: it looks at the
+paths ``texts`` gives or gave last time, those ``git status`` lists as
+changed now or last time (a file in neither is as committed both times, so
+unchanged), and the copy's own files (what the last command changed, looked
+at while git runs). The scan is done again when the commit checked out or
+the ignored folders change, or when a changed path may change what is
+linked (a ``.gitignore``, a folder named in ``LINKED_NAMES``, a nested
+repository). Outside git every sync scans.
 """
 
 from __future__ import annotations
@@ -64,6 +73,7 @@ class _Want(NamedTuple):
 
 
 Stamp = tuple[int, int]  # the copy's file after writing it: size, mtime_ns
+SourceKey = tuple[int, int, int, int]  # a source path as last looked at
 
 
 @dataclass(frozen=True)
@@ -99,6 +109,8 @@ class ShadowCopy:
         self._prefix = repository_prefix(self.source)
         self._status: Status | None = None  # git's, when the copy was last synced
         self._recheck: set[str] = set()  # paths to look at again next time
+        # paths git listed as changed: their source's stamp when looked at, and what was wanted
+        self._seen: dict[str, tuple[SourceKey | None, _Want | None]] = {}
         try:
             self.setup = self.write(texts or {})
         except BaseException:
@@ -169,6 +181,7 @@ class ShadowCopy:
         self._texts = set(texts)
         status = query.result() if query is not None else None
         self._status = status if status is not None and not status.moved else None
+        self._remember(self._status, files, disk)
         self._recheck = _recent(disk, began)
         return report
 
@@ -183,30 +196,49 @@ class ShadowCopy:
 
     def _disk_wants(self, paths: Iterable[str], status: Status) -> dict[str, _Want | None] | None:
         """What each of ``paths`` should hold from the disk (None: nothing), or None when a
-        path needs the scan (it may change what is linked)."""
+        path that may change what is linked (a ``.gitignore``, a folder of interest, a
+        nested repository) changed since it was last looked at: the scan decides then."""
         assert self._status is not None
         untracked = status.untracked | self._status.untracked
         wanted: dict[str, _Want | None] = {}
+        seen: dict[str, tuple[SourceKey | None, _Want | None]] = {}
         for rel in paths:
-            if rel.endswith("/") or rel.rpartition("/")[2] == ".gitignore":
-                return None
-            if rel in self.links or under_any(rel, self.links):
+            name = rel.rstrip("/")
+            if name in self.links or under_any(name, self.links):
                 wanted[rel] = None
                 continue
-            action = rule(rel, rel in untracked)
-            if action == "scan":
+            st = _lstat(f"{self.source}/{name}")
+            key = _source_key(st)
+            before = self._seen.get(rel)
+            if before is not None and before[0] == key:  # as it was: as it was decided
+                seen[rel] = before
+                wanted[rel] = before[1]
+                continue
+            action = rule(name, rel in untracked)
+            special = rel != name or name.rpartition("/")[2] == ".gitignore"
+            if special or action == "scan" or (st is not None and stat.S_ISDIR(st.st_mode)):
                 return None
-            try:
-                st: os.stat_result | None = os.lstat(f"{self.source}/{rel}")
-            except OSError:
-                st = None
-            if st is not None and stat.S_ISDIR(st.st_mode):
-                return None  # a new submodule or nested repository
             if st is None or action == "skip" or not _copied(st):
                 wanted[rel] = None
             else:
                 wanted[rel] = _Want((st.st_size, st.st_mtime_ns), st.st_mode)
+            seen[rel] = (key, wanted[rel])
+        self._seen = seen
         return wanted
+
+    def _remember(
+        self, status: Status | None, files: Mapping[str, os.stat_result], disk: Mapping[str, _Want]
+    ) -> None:
+        """After a scan: how the paths git lists as changed were decided, so that they
+        need no scan again until they change. Only decisions the scan's own look at a
+        file or the path alone made are kept (not those of a file that came after it)."""
+        self._seen = {}
+        for rel in status.changed if status is not None else ():
+            name = rel.rstrip("/")
+            if name in files:
+                self._seen[rel] = (_source_key(files[name]), disk[name])
+            elif rel != name or rule(name, rel in status.untracked) != "copy":
+                self._seen[rel] = (_source_key(_lstat(f"{self.source}/{name}")), None)
 
     def _with_texts(
         self,
@@ -346,6 +378,18 @@ def _recent(disk: Mapping[str, _Want | None], began: int) -> set[str]:
         for rel, want in disk.items()
         if want is not None and isinstance(want.version, tuple) and want.version[1] >= since
     }
+
+
+def _lstat(path: str) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except OSError:
+        return None
+
+
+def _source_key(st: os.stat_result | None) -> SourceKey | None:
+    """What tells a source path changed: size, mode, mtime and ctime (a folder's: its entries')."""
+    return None if st is None else (st.st_size, st.st_mode, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _copied(st: os.stat_result) -> bool:

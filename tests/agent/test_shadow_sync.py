@@ -135,15 +135,37 @@ def test_a_commit_or_a_checkout_between_commands_is_seen(repo: Path, shadow: Sha
     assert text(shadow, "app.py") == FILES["app.py"]
 
 
-def test_a_file_touched_but_unchanged_is_not_copied_again(repo: Path):
-    """Git says it is unchanged; a scan would see a new mtime and copy it again."""
+def made_an_hour_ago(root: Path) -> int:
+    """Give every file an mtime of an hour ago (files changed just now are looked at again)."""
     hour_ago = time.time_ns() - 3600 * 10**9
     for name in FILES:
-        os.utime(repo / name, ns=(hour_ago, hour_ago))
+        os.utime(root / name, ns=(hour_ago, hour_ago))
+    return hour_ago
+
+
+def test_a_file_touched_but_unchanged_is_not_copied_again(repo: Path):
+    """Git says it is unchanged; a scan would see a new mtime and copy it again."""
+    hour_ago = made_an_hour_ago(repo)
     with ShadowCopy(repo) as shadow:
         os.utime(repo / "app.py", ns=(hour_ago + 10**9, hour_ago + 10**9))
         report = shadow.write({})
         assert (report.written, report.removed) == ([], [])
+
+
+def test_a_changed_gitignore_is_scanned_for_once(repo: Path):
+    hour_ago = made_an_hour_ago(repo)
+    with ShadowCopy(repo) as shadow:
+        write_files(repo, {"data/x.csv": "a\n", ".gitignore": FILES[".gitignore"] + "data/\n"})
+        assert shadow.write({}).written == [".gitignore"]
+        assert "data" in shadow.links
+        os.utime(repo / "app.py", ns=(hour_ago + 10**9, hour_ago + 10**9))
+        report = shadow.write({})  # .gitignore still differs from the commit, as it was
+        assert (report.written, report.removed) == ([], [])
+        (repo / ".gitignore").write_text(FILES[".gitignore"])
+        written = shadow.write({}).written  # a scan: app.py's new mtime is seen too
+        assert sorted(written) == [".gitignore", "app.py", "data/x.csv"]
+        assert "data" not in shadow.links
+        assert text(shadow, "data/x.csv") == "a\n"  # untracked now: copied
 
 
 def test_a_new_ignored_or_linked_folder_is_linked(repo: Path, shadow: ShadowCopy):
