@@ -15,10 +15,10 @@ refused when such files are in scope. Lines are matched one at a time.
 
 Results come in path order (a folder's files together) with at most
 ``MAX_MATCHES`` matching lines shown, and the number of all the others.
-Two ripgreps run side by side: one with ``--sort=path`` gives the lines to
-show and is stopped once it has them; the other, on every core, only
-counts the matching lines of each file (``--count``). The Python search
-likewise keeps lines only until it has enough, then only counts.
+ripgrep with ``--sort=path`` gives the lines to show and is stopped once it
+has them; then another, on every core, only counts the matching lines of
+each file (``--count``). The Python search likewise keeps lines only until
+it has enough, then only counts.
 """
 
 from __future__ import annotations
@@ -205,23 +205,23 @@ async def ripgrep(
         return path not in skip and scope.covers(path)
 
     argv = _argv(rg, root, query, max_bytes)
+    listing = [*argv, "--json", "--sort=path", "--", scope.start]
     try:
-        lister = await _start([*argv, "--json", "--sort=path", "--", scope.start], root, max_bytes)
-        counter = await _start([*argv, "--count", "--null", "--", scope.start], root, max_bytes)
+        lister = await _start(listing, root, max_bytes)
     except OSError:  # rg went missing or cannot run: search in Python
         return await asyncio.to_thread(search_disk, root, scope, query, max_bytes, skip=skip)
     try:
         assert lister.stdout is not None
         found, finished = await _read_events(lister.stdout, keep)
-        if found.full and not finished:  # stopped with enough to show: the counts say the rest
-            counted = await _counts(counter, keep)
-            if counted is not None:
-                found.matches, found.files = max(counted[0], found.matches), counted[1]
-                return found
-            finished = await _finish(lister, found, keep)
     finally:
-        errors = await _stop(lister)
-        await _stop(counter)
+        errors = await _stop(lister)  # once it has the lines to show, it is stopped
+    if found.full and not finished:  # the rest is counted, on every core
+        counted = await _counts([*argv, "--count", "--null", "--", scope.start], root, keep)
+        if counted is None:  # counting failed: the sorted search again, counting only
+            counted = await _recount(listing, root, max_bytes, keep)
+        if counted is not None:
+            found.matches, found.files = max(counted[0], found.matches), counted[1]
+            return found
     if not finished:
         if "regex" in errors:
             raise BadPattern(f"Invalid regular expression {query.pattern!r}: {errors}")
@@ -264,12 +264,19 @@ async def _stop(process: asyncio.subprocess.Process) -> str:
 
 
 async def _counts(
-    process: asyncio.subprocess.Process, keep: Callable[[str], bool]
+    argv: list[str], root: Path, keep: Callable[[str], bool]
 ) -> tuple[int, int] | None:
     """Matching lines and files from ``rg --count --null``, None if it failed."""
-    assert process.stdout is not None
-    out = await process.stdout.read()
-    if await process.wait() not in (0, 1):
+    try:
+        process = await _start(argv, root, 0)
+    except OSError:
+        return None
+    try:
+        assert process.stdout is not None
+        out = await process.stdout.read()
+    finally:
+        await _stop(process)
+    if process.returncode not in (0, 1):
         return None
     matches = files = 0
     for line in out.splitlines():
@@ -280,15 +287,20 @@ async def _counts(
     return matches, files
 
 
-async def _finish(
-    process: asyncio.subprocess.Process, found: Found, keep: Callable[[str], bool]
-) -> bool:
-    """Read the sorted search to its end (the count failed): whether its summary came."""
-    assert process.stdout is not None
-    rest, finished = await _read_events(process.stdout, keep, counting=True)
-    found.matches += rest.matches
-    found.files += rest.files
-    return finished
+async def _recount(
+    argv: list[str], root: Path, max_bytes: int, keep: Callable[[str], bool]
+) -> tuple[int, int] | None:
+    """Matching lines and files from the sorted search read to its end, None if it failed."""
+    try:
+        process = await _start(argv, root, max_bytes)
+    except OSError:
+        return None
+    try:
+        assert process.stdout is not None
+        found, finished = await _read_events(process.stdout, keep, counting=True)
+    finally:
+        await _stop(process)
+    return (found.matches, found.files) if finished else None
 
 
 async def _read_events(
