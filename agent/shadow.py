@@ -62,6 +62,7 @@ from typing import NamedTuple
 from . import shadow_owner
 from .shadow_scan import Status, StatusQuery, repository_prefix, rule, scan, under_any
 
+COPY_THREADS = 2  # a scan's copy runs in threads
 RECENT_NS = 2_000_000_000  # files changed this soon before a scan are looked at again
 
 
@@ -173,11 +174,9 @@ class ShadowCopy:
         inside = _Inside(self.root)
         gone = [rel for rel in self._held if wanted.get(rel) is None]
         self._prune_and_link(gone, links, inside, report)
-        self._wants = {}
-        for rel, want in wanted.items():
-            if want is not None:
-                self._wants[rel] = want
-                self._sync_one(rel, want, data.get(rel), inside, report)
+        self._wants = {rel: want for rel, want in wanted.items() if want is not None}
+        for rel, want in self._wants.items():
+            self._sync_one(rel, want, data.get(rel), inside, report)
         self._texts = set(texts)
         status = query.result() if query is not None else None
         self._status = status if status is not None and not status.moved else None
@@ -322,14 +321,14 @@ class ShadowCopy:
         except FileExistsError:
             _clear(Path(target))
             fd = os.open(target, flags, want.mode & 0o777)
-        with os.fdopen(fd, "wb") as out:
+        try:
             if data is not None:
-                out.write(data)
+                _write_bytes(fd, data)
             else:
-                with Path(source).open("rb") as original:
-                    shutil.copyfileobj(original, out)
-            out.flush()
+                _copy_file(source, fd)
             written = os.fstat(fd)
+        finally:
+            os.close(fd)
         self._held[rel] = (want, (written.st_size, written.st_mtime_ns))
 
 
@@ -378,6 +377,22 @@ def _recent(disk: Mapping[str, _Want | None], began: int) -> set[str]:
         for rel, want in disk.items()
         if want is not None and isinstance(want.version, tuple) and want.version[1] >= since
     }
+
+
+def _write_bytes(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _copy_file(source: str, fd: int) -> None:
+    """Copy the file at ``source`` (not following a link) into ``fd``, in the kernel."""
+    original = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        while os.sendfile(fd, original, None, 1 << 30):
+            pass
+    finally:
+        os.close(original)
 
 
 def _lstat(path: str) -> os.stat_result | None:

@@ -15,6 +15,7 @@ import os
 import re
 import stat
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,7 +61,10 @@ def scan(root: Path) -> tuple[dict[str, os.stat_result], set[str]]:
 
 def _git_listing(root: Path) -> tuple[list[str], set[str]] | None:
     """Tracked and unignored files and the directories to link, None outside a repository."""
-    tagged = _git(root, "ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard")
+    with ThreadPoolExecutor(1) as pool:  # the two listings side by side
+        ignored = pool.submit(_ignored_folders, root)
+        tagged = _git(root, "ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard")
+        ignored_folders = ignored.result()
     if tagged is None:
         return None
     files: list[str] = []
@@ -85,7 +89,7 @@ def _git_listing(root: Path) -> tuple[list[str], set[str]] | None:
             (untracked_in if tag == "?" else tracked_in).add("/".join(parts[: named + 1]))
         files.append(rel)
     links |= untracked_in - tracked_in
-    links |= _ignored_folders(root)
+    links |= ignored_folders
     return files, links
 
 
