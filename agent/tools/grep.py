@@ -15,10 +15,11 @@ refused when such files are in scope. Lines are matched one at a time.
 
 Results come in path order (a folder's files together) with at most
 ``MAX_MATCHES`` matching lines shown, and the number of all the others.
-ripgrep with ``--sort=path`` gives the lines to show and is stopped once it
-has them; then another, on every core, only counts the matching lines of
-each file (``--count``). The Python search likewise keeps lines only until
-it has enough, then only counts.
+ripgrep runs with ``--sort=path`` so that only the first files' lines need
+keeping: once there are enough, its later events are counted, not decoded.
+The Python search likewise keeps lines only until it has enough, then only
+counts. (A second, parallel ``rg --count`` for the rest was tried: on two
+busy cores it was slower, repeating the sorted search's work.)
 """
 
 from __future__ import annotations
@@ -26,13 +27,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import os
 import re
 import shutil
 import sys
 from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar
 
 from ..model import ToolSpec
@@ -200,37 +200,39 @@ async def ripgrep(
     rg: str, root: Path, scope: Scope, query: Query, max_bytes: int, *, skip: Collection[str]
 ) -> Found:
     """Search the files on disk in scope, not in ``skip``, with ripgrep."""
-
-    def keep(path: str) -> bool:
-        return path not in skip and scope.covers(path)
-
-    argv = _argv(rg, root, query, max_bytes)
-    listing = [*argv, "--json", "--sort=path", "--", scope.start]
     try:
-        lister = await _start(listing, root, max_bytes)
+        process = await asyncio.create_subprocess_exec(
+            *_argv(rg, root, query, max_bytes, scope.start),
+            cwd=root,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            # An event holds a line of a file and its submatches: under 64 bytes a character.
+            limit=64 * max_bytes + 2**16,
+        )
     except OSError:  # rg went missing or cannot run: search in Python
         return await asyncio.to_thread(search_disk, root, scope, query, max_bytes, skip=skip)
+    assert process.stdout is not None and process.stderr is not None
+    stderr = asyncio.ensure_future(process.stderr.read())
     try:
-        assert lister.stdout is not None
-        found, finished = await _read_events(lister.stdout, keep)
+        found, finished = await _read_events(
+            process.stdout, lambda p: p not in skip and scope.covers(p)
+        )
+        await process.wait()
     finally:
-        errors = await _stop(lister)  # once it has the lines to show, it is stopped
-    if found.full and not finished:  # the rest is counted, on every core
-        counted = await _counts([*argv, "--count", "--null", "--", scope.start], root, keep)
-        if counted is None:  # counting failed: the sorted search again, counting only
-            counted = await _recount(listing, root, max_bytes, keep)
-        if counted is not None:
-            found.matches, found.files = max(counted[0], found.matches), counted[1]
-            return found
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        errors = (await stderr).decode("utf-8", "replace").strip().removeprefix("rg: ")
     if not finished:
         if "regex" in errors:
             raise BadPattern(f"Invalid regular expression {query.pattern!r}: {errors}")
-        raise ToolError(f"ripgrep failed: {errors or f'exit code {lister.returncode}'}")
+        raise ToolError(f"ripgrep failed: {errors or f'exit code {process.returncode}'}")
     return found
 
 
-def _argv(rg: str, root: Path, query: Query, max_bytes: int) -> list[str]:
-    argv = [rg, "--no-config", "--no-messages", "--hidden", "--with-filename"]
+def _argv(rg: str, root: Path, query: Query, max_bytes: int, start: str) -> list[str]:
+    argv = [rg, "--json", "--sort=path", "--no-config", "--no-messages", "--hidden"]
     argv += ["--glob=!.git", f"--max-filesize={max_bytes}"]
     if not any((folder / ".git").exists() for folder in (root, *root.parents)):
         argv.append("--no-require-git")  # honour .gitignore files outside a repository too
@@ -238,106 +240,34 @@ def _argv(rg: str, root: Path, query: Query, max_bytes: int) -> list[str]:
         argv.append("--ignore-case")
     if query.context:
         argv.append(f"--context={query.context}")
-    return [*argv, f"--regexp={query.pattern}"]
-
-
-async def _start(argv: list[str], root: Path, max_bytes: int) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(
-        *argv,
-        cwd=root,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        # An event holds a line of a file and its submatches: under 64 bytes a character.
-        limit=64 * max_bytes + 2**16,
-    )
-
-
-async def _stop(process: asyncio.subprocess.Process) -> str:
-    """End ``process`` if it still runs; what it said on stderr."""
-    assert process.stderr is not None
-    if process.returncode is None:
-        process.kill()
-    errors = await process.stderr.read()
-    await process.wait()
-    return errors.decode("utf-8", "replace").strip().removeprefix("rg: ")
-
-
-async def _counts(
-    argv: list[str], root: Path, keep: Callable[[str], bool]
-) -> tuple[int, int] | None:
-    """Matching lines and files from ``rg --count --null``, None if it failed."""
-    try:
-        process = await _start(argv, root, 0)
-    except OSError:
-        return None
-    try:
-        assert process.stdout is not None
-        out = await process.stdout.read()
-    finally:
-        await _stop(process)
-    if process.returncode not in (0, 1):
-        return None
-    matches = files = 0
-    for line in out.splitlines():
-        path, _, number = line.rpartition(b"\0")
-        if keep(_relative(os.fsdecode(path))):
-            matches += int(number)
-            files += 1
-    return matches, files
-
-
-async def _recount(
-    argv: list[str], root: Path, max_bytes: int, keep: Callable[[str], bool]
-) -> tuple[int, int] | None:
-    """Matching lines and files from the sorted search read to its end, None if it failed."""
-    try:
-        process = await _start(argv, root, max_bytes)
-    except OSError:
-        return None
-    try:
-        assert process.stdout is not None
-        found, finished = await _read_events(process.stdout, keep, counting=True)
-    finally:
-        await _stop(process)
-    return (found.matches, found.files) if finished else None
+    return [*argv, f"--regexp={query.pattern}", "--", start]
 
 
 async def _read_events(
-    stream: AsyncIterator[bytes], keep: Callable[[str], bool], *, counting: bool = False
+    stream: AsyncIterator[bytes], keep: Callable[[str], bool]
 ) -> tuple[Found, bool]:
-    """``Found`` from ripgrep's ``--json`` events, and whether its summary came.
-
-    Reading stops at the end of the file that fills it, unless ``counting``:
-    then no line is kept, and every match counted."""
+    """``Found`` from ripgrep's ``--json`` events, and whether its summary came."""
     found = Found()
     path, counted = "", 0
     lines: dict[int, str] = {}
     matches: list[int] = []
     async for raw in stream:
-        if (counting or found.full) and raw.startswith((_MATCH, _CONTEXT)):  # only counted
+        if found.full and raw.startswith((_MATCH, _CONTEXT)):  # only counted now
             counted += raw.startswith(_MATCH)
             continue
         event = json.loads(raw)
         kind, data = event["type"], event["data"]
         if kind == "begin":
-            path, lines, matches, counted = _relative(_text(data["path"])), {}, [], 0
+            path, lines, matches, counted = PurePosixPath(_text(data["path"])).as_posix(), {}, [], 0
         elif kind in ("match", "context"):
             lines[data["line_number"]] = _text(data["lines"]).rstrip("\r\n")
             if kind == "match":
                 matches.append(data["line_number"])
         elif kind == "end" and data.get("binary_offset") is None and keep(path):
             found.add(FileHits(path, lines, tuple(matches)) if matches else None, counted)
-            if found.full and not counting:
-                return found, False
         elif kind == "summary":
             return found, True
     return found, False
-
-
-def _relative(path: str) -> str:
-    """A path as ripgrep prints it ("./src/a.py" when started at "."), as the workspace's."""
-    return path[2:] if path.startswith("./") else path
 
 
 def _text(data: dict[str, str]) -> str:

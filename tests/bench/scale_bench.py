@@ -59,6 +59,7 @@ def generate(root: Path, files: int) -> None:
         (folder / f"part{i}.js").write_text(f"module.exports = {i};\n")
     (root / ".gitignore").write_text("node_modules/\n__pycache__/\n")
     identity = ["-c", "user.name=bench", "-c", "user.email=b@example.com"]
+    identity += ["-c", "gc.auto=0", "-c", "maintenance.auto=false"]  # no gc under the figures
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-gpg-sign", "-m", "x"]):
         subprocess.run(["git", *identity, *args], cwd=root, check=True)
 
