@@ -60,7 +60,9 @@ def generate(root: Path, files: int) -> None:
     (root / ".gitignore").write_text("node_modules/\n__pycache__/\n")
     identity = ["-c", "user.name=bench", "-c", "user.email=b@example.com"]
     identity += ["-c", "gc.auto=0", "-c", "maintenance.auto=false"]  # no gc under the figures
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-gpg-sign", "-m", "x"]):
+    commit = ["commit", "-q", "--no-gpg-sign", "-m", "x"]
+    # packed, as a real repository's objects are (cp -a copies .git too)
+    for args in (["init", "-q"], ["add", "-A"], commit, ["repack", "-a", "-d", "-q"]):
         subprocess.run(["git", *identity, *args], cwd=root, check=True)
 
 
