@@ -6,8 +6,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from editing.report import text_diff
-
 from .conversation import Usage
 from .hunks import Hunk, StagedText
 from .workspace import EditRecord, Overlay
@@ -58,6 +56,8 @@ class ProposedChange:
         object.__setattr__(self, "hunks", tuple(staged.hunks))
 
     def diff(self) -> str:
+        from editing.report import text_diff  # noqa: PLC0415 - the engine, on first use
+
         return text_diff(
             self.before,
             self.after,

@@ -34,7 +34,16 @@ Syncing is incremental. The copy remembers, for each path it holds, what it
 wrote (the source file's size, mtime and mode, or a digest of a staged
 text) and the size and mtime of the copy's file afterwards; a path is
 written again only when one of them changes. So a file a command modified
-in the copy is restored too.
+(or deleted) in the copy is restored too; files a command created are left.
+
+In a git repository a sync does not scan the workspace: it looks at the
+paths ``texts`` gives or gave last time, those ``git status`` lists as
+changed now or last time (a file in neither is as committed both times, so
+unchanged), and the copy's own files (what the last command changed, looked
+at while git runs). The scan is done again when the commit checked out or
+the ignored folders change, or when a changed path may change what is
+linked (a ``.gitignore``, a folder named in ``LINKED_NAMES``, a nested
+repository). Outside git every sync scans.
 """
 
 from __future__ import annotations
@@ -44,7 +53,8 @@ import hashlib
 import os
 import shutil
 import stat
-from collections.abc import Mapping
+import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -52,7 +62,10 @@ from typing import NamedTuple
 from editing.disk.paths import why_refused
 
 from . import shadow_owner
-from .shadow_scan import scan, under_any
+from .shadow_scan import Status, StatusQuery, repository_prefix, rule, scan, under_any
+
+COPY_THREADS = 2  # a scan's copy runs in threads
+RECENT_NS = 2_000_000_000  # files changed this soon before a scan are looked at again
 
 
 class _Want(NamedTuple):
@@ -63,6 +76,7 @@ class _Want(NamedTuple):
 
 
 Stamp = tuple[int, int]  # the copy's file after writing it: size, mtime_ns
+SourceKey = tuple[int, int, int, int]  # a source path as last looked at
 
 
 @dataclass(frozen=True)
@@ -93,6 +107,13 @@ class ShadowCopy:
         self.mount_points = mount_points
         self.links: set[str] = set()
         self._held: dict[str, tuple[_Want, Stamp | None]] = {}
+        self._wants: dict[str, _Want] = {}  # every path of the copy, as last synced
+        self._texts: set[str] = set()  # the paths ``texts`` gave last time
+        self._prefix = repository_prefix(self.source)
+        self._status: Status | None = None  # git's, when the copy was last synced
+        self._recheck: set[str] = set()  # paths to look at again next time
+        # paths git listed as changed: their source's stamp when looked at, and what was wanted
+        self._seen: dict[str, tuple[SourceKey | None, _Want | None]] = {}
         try:
             self.setup = self.write(texts or {})
         except BaseException:
@@ -111,36 +132,154 @@ class ShadowCopy:
 
     def write(self, texts: Mapping[str, str | None]) -> SyncReport:
         """Bring the copy up to date with the disk and ``texts`` (path to text, None: deleted)."""
-        files, links = scan(self.source)
-        wanted = {rel: _Want((st.st_size, st.st_mtime_ns), st.st_mode) for rel, st in files.items()}
-        data: dict[str, bytes] = {}
+        began = time.time_ns()
+        query = StatusQuery(self.source, self._prefix) if self._prefix is not None else None
+        if query is None or self._status is None:
+            return self._write_all(texts, query, began)
+        # While git looks at the workspace, look at the copy: what the last command changed.
+        touched = {
+            rel for rel, (_, stamp) in self._held.items() if _stamp(f"{self.root}/{rel}") != stamp
+        }
+        status = query.result()
+        if status is None or not self._same_ground(status):
+            return self._write_all(texts, None, began)
+        paths = status.changed | self._status.changed | self._recheck | texts.keys() | self._texts
+        disk = self._disk_wants(paths, status)
+        if disk is None:  # a change to what is linked or ignored: the scan says
+            return self._write_all(texts, None, began)
         report = SyncReport()
+        wanted, data = self._with_texts(disk, texts, self.links, report)
+        inside = _Inside(self.root)
+        gone = [rel for rel, want in wanted.items() if want is None and rel in self._held]
+        self._prune_and_link(gone, self.links, inside, report)
+        for rel in sorted(wanted.keys() | touched):
+            want = wanted[rel] if rel in wanted else self._wants[rel]
+            if want is None:
+                self._wants.pop(rel, None)
+            else:
+                self._wants[rel] = want
+                self._sync_one(rel, want, data.get(rel), inside, report)
+        self._status, self._texts = status, set(texts)
+        self._recheck = _recent(disk, began)
+        return report
+
+    def _write_all(
+        self, texts: Mapping[str, str | None], query: StatusQuery | None, began: int
+    ) -> SyncReport:
+        """The sync from a scan of the workspace: at set-up, and when the ground moved."""
+        if query is None and self._prefix is not None:
+            query = StatusQuery(self.source, self._prefix)
+        files, links = scan(self.source)
+        disk = {rel: _Want((st.st_size, st.st_mtime_ns), st.st_mode) for rel, st in files.items()}
+        report = SyncReport()
+        wanted, data = self._with_texts(disk, texts, links, report)
+        inside = _Inside(self.root)
+        gone = [rel for rel in self._held if wanted.get(rel) is None]
+        self._prune_and_link(gone, links, inside, report)
+        self._wants = {rel: want for rel, want in wanted.items() if want is not None}
+        for rel, want in self._wants.items():
+            self._sync_one(rel, want, data.get(rel), inside, report)
+        self._texts = set(texts)
+        status = query.result() if query is not None else None
+        self._status = status if status is not None and not status.moved else None
+        self._remember(self._status, files, disk)
+        self._recheck = _recent(disk, began)
+        return report
+
+    def _same_ground(self, status: Status) -> bool:
+        """Whether the last status can be built on: the same commit, the same ignored folders."""
+        assert self._status is not None
+        return (
+            not status.moved
+            and status.head == self._status.head
+            and status.ignored == self._status.ignored
+        )
+
+    def _disk_wants(self, paths: Iterable[str], status: Status) -> dict[str, _Want | None] | None:
+        """What each of ``paths`` should hold from the disk (None: nothing), or None when a
+        path that may change what is linked (a ``.gitignore``, a folder of interest, a
+        nested repository) changed since it was last looked at: the scan decides then."""
+        assert self._status is not None
+        untracked = status.untracked | self._status.untracked
+        wanted: dict[str, _Want | None] = {}
+        seen: dict[str, tuple[SourceKey | None, _Want | None]] = {}
+        for rel in paths:
+            name = rel.rstrip("/")
+            if name in self.links or under_any(name, self.links):
+                wanted[rel] = None
+                continue
+            st = _lstat(f"{self.source}/{name}")
+            key = _source_key(st)
+            before = self._seen.get(rel)
+            if before is not None and before[0] == key:  # as it was: as it was decided
+                seen[rel] = before
+                wanted[rel] = before[1]
+                continue
+            action = rule(name, rel in untracked)
+            special = rel != name or name.rpartition("/")[2] == ".gitignore"
+            if special or action == "scan" or (st is not None and stat.S_ISDIR(st.st_mode)):
+                return None
+            if st is None or action == "skip" or not _copied(st):
+                wanted[rel] = None
+            else:
+                wanted[rel] = _Want((st.st_size, st.st_mtime_ns), st.st_mode)
+            seen[rel] = (key, wanted[rel])
+        self._seen = seen
+        return wanted
+
+    def _remember(
+        self, status: Status | None, files: Mapping[str, os.stat_result], disk: Mapping[str, _Want]
+    ) -> None:
+        """After a scan: how the paths git lists as changed were decided, so that they
+        need no scan again until they change. Only decisions the scan's own look at a
+        file or the path alone made are kept (not those of a file that came after it)."""
+        self._seen = {}
+        for rel in status.changed if status is not None else ():
+            name = rel.rstrip("/")
+            if name in files:
+                self._seen[rel] = (_source_key(files[name]), disk[name])
+            elif rel != name or rule(name, rel in status.untracked) != "copy":
+                self._seen[rel] = (_source_key(_lstat(f"{self.source}/{name}")), None)
+
+    def _with_texts(
+        self,
+        disk: dict[str, _Want | None],
+        texts: Mapping[str, str | None],
+        links: set[str],
+        report: SyncReport,
+    ) -> tuple[dict[str, _Want | None], dict[str, bytes]]:
+        """``disk`` with ``texts`` over it, and their bytes. A path that cannot be staged
+        (inside a link, outside the copy) is reported as refused."""
+        wanted = dict(disk)
+        data: dict[str, bytes] = {}
         for rel, text in texts.items():
             if not _plain(rel) or rel in links or under_any(rel, links):
                 report.refused.append(rel)
             elif text is None:
-                wanted.pop(rel, None)
+                wanted[rel] = None
             else:
                 data[rel] = text.encode("utf-8")
                 digest = hashlib.blake2b(data[rel], digest_size=16).digest()
-                wanted[rel] = _Want(digest, _text_mode(files.get(rel)))
-        inside = _Inside(self.root)
-        self._prune_and_link(wanted, links, inside, report)
-        for rel, want in wanted.items():
-            held = self._held.get(rel)
-            if held is not None and held == (want, _stamp(f"{self.root}/{rel}")):
-                continue
-            if inside.make(rel):
-                self._put(rel, want, data.get(rel))
-                report.written.append(rel)
-            else:
-                self._held.pop(rel, None)
-                if rel in data:
-                    report.refused.append(rel)
-        return report
+                wanted[rel] = _Want(digest, _text_mode(disk.get(rel) or self._wants.get(rel)))
+        return wanted, data
+
+    def _sync_one(
+        self, rel: str, want: _Want, data: bytes | None, inside: _Inside, report: SyncReport
+    ) -> None:
+        """Write ``rel`` unless the copy holds it as wanted already."""
+        held = self._held.get(rel)
+        if held is not None and held == (want, _stamp(f"{self.root}/{rel}")):
+            return
+        if inside.make(rel):
+            self._put(rel, want, data)
+            report.written.append(rel)
+        else:
+            self._held.pop(rel, None)
+            if data is not None:
+                report.refused.append(rel)
 
     def _prune_and_link(
-        self, wanted: dict[str, _Want], links: set[str], inside: _Inside, report: SyncReport
+        self, gone: Iterable[str], links: set[str], inside: _Inside, report: SyncReport
     ) -> None:
         """Remove what the copy should no longer hold, then link the new linked folders.
 
@@ -149,7 +288,7 @@ class ShadowCopy:
         for link in sorted(self.links - links):
             if inside(link):
                 _unlink(self.root / link)
-        for rel in [rel for rel in self._held if rel not in wanted]:
+        for rel in sorted(gone):
             del self._held[rel]
             if inside(rel):
                 _remove(self.root, rel)
@@ -184,14 +323,14 @@ class ShadowCopy:
         except FileExistsError:
             _clear(Path(target))
             fd = os.open(target, flags, want.mode & 0o777)
-        with os.fdopen(fd, "wb") as out:
+        try:
             if data is not None:
-                out.write(data)
+                _write_bytes(fd, data)
             else:
-                with Path(source).open("rb") as original:
-                    shutil.copyfileobj(original, out)
-            out.flush()
+                _copy_file(source, fd)
             written = os.fstat(fd)
+        finally:
+            os.close(fd)
         self._held[rel] = (want, (written.st_size, written.st_mtime_ns))
 
 
@@ -225,10 +364,54 @@ class _Inside:
         return True
 
 
-def _text_mode(source: os.stat_result | None) -> int:
+def _text_mode(source: _Want | None) -> int:
     """A staged text's mode: a regular file, executable when the source file is."""
-    executable = source is not None and stat.S_ISREG(source.st_mode) and source.st_mode & 0o111
+    executable = source is not None and stat.S_ISREG(source.mode) and source.mode & 0o111
     return stat.S_IFREG | (0o755 if executable else 0o644)
+
+
+def _recent(disk: Mapping[str, _Want | None], began: int) -> set[str]:
+    """The files changed about when the sync began: git may have looked at them before
+    they changed, and the copy after, so they are looked at again next time."""
+    since = began - RECENT_NS
+    return {
+        rel
+        for rel, want in disk.items()
+        if want is not None and isinstance(want.version, tuple) and want.version[1] >= since
+    }
+
+
+def _write_bytes(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _copy_file(source: str, fd: int) -> None:
+    """Copy the file at ``source`` (not following a link) into ``fd``, in the kernel."""
+    original = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        while os.sendfile(fd, original, None, 1 << 30):
+            pass
+    finally:
+        os.close(original)
+
+
+def _lstat(path: str) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except OSError:
+        return None
+
+
+def _source_key(st: os.stat_result | None) -> SourceKey | None:
+    """What tells a source path changed: size, mode, mtime and ctime (a folder's: its entries')."""
+    return None if st is None else (st.st_size, st.st_mode, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _copied(st: os.stat_result) -> bool:
+    """Whether the copy holds a file of this kind: regular files and symbolic links."""
+    return stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)
 
 
 def _stamp(path: str) -> Stamp | None:

@@ -15,6 +15,8 @@ import os
 import re
 import stat
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import pathspec
@@ -29,6 +31,7 @@ _NAMED = re.compile(  # a folder named in one of the sets, anywhere on a path
     + "|".join(re.escape(n) for n in sorted(LINKED_NAMES | PRIVATE_NAMES | SKIPPED_NAMES))
     + ")/"
 )
+GIT_SECONDS = 60.0
 
 
 def scan(root: Path) -> tuple[dict[str, os.stat_result], set[str]]:
@@ -58,7 +61,10 @@ def scan(root: Path) -> tuple[dict[str, os.stat_result], set[str]]:
 
 def _git_listing(root: Path) -> tuple[list[str], set[str]] | None:
     """Tracked and unignored files and the directories to link, None outside a repository."""
-    tagged = _git(root, "ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard")
+    with ThreadPoolExecutor(1) as pool:  # the two listings side by side
+        ignored = pool.submit(_ignored_folders, root)
+        tagged = _git(root, "ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard")
+        ignored_folders = ignored.result()
     if tagged is None:
         return None
     files: list[str] = []
@@ -83,7 +89,7 @@ def _git_listing(root: Path) -> tuple[list[str], set[str]] | None:
             (untracked_in if tag == "?" else tracked_in).add("/".join(parts[: named + 1]))
         files.append(rel)
     links |= untracked_in - tracked_in
-    links |= _ignored_folders(root)
+    links |= ignored_folders
     return files, links
 
 
@@ -160,3 +166,115 @@ def under_any(rel: str, folders: set[str]) -> bool:
     """Whether a folder holding ``rel`` is in ``folders``."""
     parts = rel.split("/")
     return any("/".join(parts[:i]) in folders for i in range(1, len(parts)))
+
+
+@dataclass(frozen=True)
+class Status:
+    """What ``git status`` says of the workspace: enough to sync without a scan.
+
+    A file in neither of two statuses' ``changed`` is the same in the index,
+    the tree and ``head`` both times; if ``head`` is the same commit, it has
+    not changed in between.
+    """
+
+    head: str  # the commit checked out, "(initial)" before the first one
+    changed: frozenset[str]  # differ from head (in the index or the tree), or untracked
+    untracked: frozenset[str]
+    ignored: frozenset[str]  # folders an ignore pattern matches
+    moved: bool = False  # a rename was reported (not expected with --no-renames)
+
+
+class StatusQuery:
+    """``git status`` started now and read later, so the caller can work meanwhile.
+
+    Run with ``--no-optional-locks``: it never rewrites the user's index.
+    """
+
+    def __init__(self, root: Path, prefix: str) -> None:
+        self.prefix = prefix
+        argv = ["git", "--no-optional-locks", "-c", "core.quotePath=false", "status"]
+        argv += ["--porcelain=v2", "-z", "--branch", "--untracked-files=all"]
+        argv += ["--ignored=matching", "--no-renames", "--ignore-submodules=all", "--", "."]
+        try:
+            self.process: subprocess.Popen[bytes] | None = subprocess.Popen(
+                argv,
+                cwd=root,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError:
+            self.process = None
+
+    def result(self) -> Status | None:
+        """The status, None if git failed."""
+        if self.process is None:
+            return None
+        try:
+            out, _ = self.process.communicate(timeout=GIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+            return None
+        if self.process.returncode != 0:
+            return None
+        return _parse_status(out, self.prefix)
+
+
+def repository_prefix(root: Path) -> str | None:
+    """The root's path inside its git work tree ("" at its top, "src/" in src), None outside one."""
+    listed = _git(root, "rev-parse", "--is-inside-work-tree", "--show-prefix")
+    if listed is None:
+        return None
+    lines = "\0".join(listed).splitlines()
+    if not lines or lines[0] != "true":
+        return None
+    return lines[1] if len(lines) > 1 else ""
+
+
+_FIELDS = {"1": 8, "2": 9, "u": 10, "?": 1, "!": 1}  # an entry's fields before its path
+
+
+def _parse_status(out: bytes, prefix: str) -> Status | None:
+    """``git status --porcelain=v2 -z --branch`` output, paths made relative to the root."""
+    head = ""
+    changed: set[str] = set()
+    untracked: set[str] = set()
+    ignored: set[str] = set()
+    moved = False
+    entries = iter(os.fsdecode(out).split("\0"))
+    for entry in entries:
+        kind = entry[:1]
+        if entry.startswith("# branch.oid "):
+            head = entry.removeprefix("# branch.oid ")
+        if kind not in _FIELDS:
+            continue
+        path = entry.split(" ", _FIELDS[kind])[-1]
+        if kind == "2":  # a rename: then comes the path it had
+            changed.add(next(entries, ""))
+            moved = True
+        if kind == "!":
+            if path.endswith("/"):
+                ignored.add(path.rstrip("/"))
+            continue
+        changed.add(path)
+        if kind == "?":
+            untracked.add(path)
+    if not head:
+        return None
+
+    def inside(paths: set[str]) -> frozenset[str]:
+        return frozenset(p[len(prefix) :] for p in paths if p.startswith(prefix))
+
+    return Status(head, inside(changed), inside(untracked), inside(ignored), moved)
+
+
+def rule(rel: str, untracked: bool) -> str:
+    """What ``scan`` does with one listed file outside the linked folders:
+    "copy", "skip" (an untracked cache) or "scan" (it may change what is linked)."""
+    if not _NAMED.search(rel):
+        return "copy"
+    parts = rel.split("/")[:-1]
+    if untracked and any(part in SKIPPED_NAMES for part in parts):
+        return "skip"
+    return "scan"

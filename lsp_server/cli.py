@@ -1,7 +1,9 @@
 """The ``surehand`` command line: ``serve`` plus the agent's and the edit engine's commands.
 
 Nothing is printed to stdout by the server: it belongs to the protocol.
-Logging goes to stderr, set up here and only here.
+Logging goes to stderr, set up here and only here. ``serve`` builds only its
+own parser: the other commands (and the agent and engine modules they
+import) are not loaded by a server that an editor is waiting for.
 """
 
 from __future__ import annotations
@@ -10,13 +12,16 @@ import argparse
 import logging
 import sys
 
-from agent import cli as agent_cli
-from editing.disk import cli as editing_cli
-
 from .server import create_server
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:
+        return serve_main(argv[1:], prog="surehand serve")
+    from agent import cli as agent_cli  # noqa: PLC0415 - not needed to serve
+    from editing.disk import cli as editing_cli  # noqa: PLC0415
+
     parser = argparse.ArgumentParser(prog="surehand", description="surehand command line")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve = commands.add_parser(
@@ -32,8 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     return args.handler(args)
 
 
-def serve_main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lsp_server", description=__doc__)
+def serve_main(argv: list[str] | None = None, prog: str = "python -m lsp_server") -> int:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Run the surehand language server on stdio, or on TCP with --tcp.",
+    )
     _serve_arguments(parser)
     return _serve(parser.parse_args(argv))
 

@@ -124,24 +124,63 @@ def walk(root: Path, start: str = ".") -> Iterator[str]:
 
 
 def _git_files(root: Path, start: str) -> list[str] | None:
-    """The regular files git lists under ``start``, None where git cannot say."""
+    """The regular files git lists under ``start``, None where git cannot say.
+
+    Tracked files come with their mode from the index (links and submodules
+    left out) less the deleted ones, which git finds; only untracked files are
+    looked at here. The three listings run side by side.
+    """
     if not (root / ".git").exists():
         return None
     if start != "." and _git(root, "check-ignore", "-q", "--", start) is not None:
         return None  # ignored, but named outright: walked, as ripgrep does
-    out = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", start)
-    if out is None:
+    staged, deleted, others = (
+        _GitListing(root, *args, "--", start)
+        for args in (("-s",), ("--deleted",), ("--others", "--exclude-standard"))
+    )
+    listings = [staged.result(), deleted.result(), others.result()]
+    if any(listing is None for listing in listings):
         return None
-    files = []
+    tracked, gone, untracked = (os.fsdecode(listing or b"").split("\0") for listing in listings)
+    deleted = set(gone)
+    files = [  # in git's order, nearly the order wanted: the sort is quick
+        name
+        for mode, _, name in (entry.partition("\t") for entry in tracked)
+        if mode.startswith(("100644 ", "100755 ")) and name not in deleted
+    ]
     prefix = f"{root}/"
-    for name in set(os.fsdecode(out).split("\0")):  # strings, not Paths: 100k of them
+    for name in untracked:
         try:
-            regular = name and stat.S_ISREG(os.lstat(prefix + name).st_mode)
+            if name and stat.S_ISREG(os.lstat(prefix + name).st_mode):
+                files.append(name)
         except OSError:
-            continue  # tracked, and deleted since
-        if regular and ".git" not in name.split("/"):
-            files.append(name)
-    return sorted(files, key=path_key)
+            continue  # gone since it was listed
+    unique = dict.fromkeys(f for f in files if ".git" not in f.split("/"))  # a conflict: 3 stages
+    return sorted(unique, key=path_key)
+
+
+class _GitListing:
+    """``git ls-files -z ARGS`` started now, read by ``result``."""
+
+    def __init__(self, root: Path, *args: str) -> None:
+        argv = ["git", "-c", "core.quotePath=false", "ls-files", "-z", *args]
+        try:
+            self.process: subprocess.Popen[bytes] | None = subprocess.Popen(
+                argv, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+            )
+        except OSError:
+            self.process = None
+
+    def result(self) -> bytes | None:
+        if self.process is None:
+            return None
+        try:
+            out, _ = self.process.communicate(timeout=GIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+            return None
+        return out if self.process.returncode == 0 else None
 
 
 def _git(root: Path, *args: str) -> bytes | None:
@@ -237,7 +276,8 @@ class ListFiles:
         scope = Scope.of(overlay, args.get("path"), args.get("glob"))
         overlaid, texts = set(overlay.overlaid()), scope.texts(overlay)
         disk = await asyncio.to_thread(list, scope.disk_files(overlay.root, overlaid))
-        files = sorted({*disk, *texts}, key=path_key)
+        # disk is in order and holds none of texts: sorting the two is quick
+        files = sorted([*disk, *texts], key=path_key)
         if not files:
             return ToolResult(f"No files in {scope.where}.", summary="0 files")
         marks = {

@@ -266,3 +266,14 @@ def test_a_fifo_is_refused_or_skipped_never_read(grep, root, where):
 
 async def search_async(grep: Grep, ctx: ToolContext, pattern: str, **args):
     return await grep.run({"pattern": pattern, **args}, ctx)
+
+
+def test_matches_beyond_those_shown_are_counted_without_the_overlaid_files(grep, tmp_path):
+    write_files(tmp_path, {f"f{n:03}.txt": "hit\nhit\n" for n in range(120)})
+    write_files(tmp_path, {"ignored/x.txt": "hit\n", ".gitignore": "ignored/\n"})
+    ctx = context_for(tmp_path, {"f110.txt": "nothing\n"})  # an open buffer without the word
+    ctx.overlay.stage("f119.txt", "hit\n", "one left")
+    result = search(grep, ctx, "hit", context=1)
+    assert result.summary == "237 matches in 119 files"  # 118 files of 2, and f119.txt
+    assert result.text.endswith("\n\n137 more matches not shown; narrow the pattern or path.")
+    assert result.text.split("\n\n")[-2] == "f049.txt:1: hit\nf049.txt:2: hit"  # the 100th

@@ -1,26 +1,32 @@
 """surehand on big repositories: the tools and the shadow copy at three sizes, beside git.
 
-Generates git repositories of 1,000, 10,000 and 50,000 code-like files (with
-a ``.gitignore`` and an ignored ``node_modules``-like tree of a tenth as many
+Generates git repositories of 10,000 and 50,000 code-like files (with a
+``.gitignore`` and an ignored ``node_modules``-like tree of a tenth as many
 files) and prints, for each size, the median time of:
 
-- shadow copy set-up, beside ``cp -a`` of the same tree;
-- shadow sync with nothing changed, beside ``git status``;
+- shadow copy set-up, beside ``cp -a`` of the same tree (``--copy-repeat``
+  runs each, interleaved: a copy of 50,000 files is slow on a slow disk);
+- shadow sync with nothing changed, and with one staged file and one file
+  the user changed, beside ``git status``;
 - ``list_files`` of the whole workspace, beside ``git ls-files``;
-- ``grep`` for a word in one file in a hundred, beside ``rg``;
+- ``grep`` for a word in one file in a hundred, beside ``rg`` (``grep -r``
+  where ripgrep is not installed);
 - ``view_file`` of one file, beside reading it.
 
 Figures only; a wrong result (a missing file, a wrong match count) fails.
-Usage: python tests/bench/scale_bench.py [--repeat N] [--sizes 1000,10000,50000]
+Usage: python tests/bench/scale_bench.py [--repeat N] [--copy-repeat N] [--sizes 10000,50000]
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -33,7 +39,7 @@ from agent.tools.grep import find_ripgrep
 from agent.tools.list_files import TOOL as LIST
 from agent.tools.view_file import TOOL as VIEW
 from agent.workspace import Overlay
-from tests.bench.harness import expect, median_ns, parser, run
+from tests.bench.harness import expect, median_ns, parser, positive, run
 
 PER_FOLDER = 50
 NEEDLE = "needle_word"
@@ -53,7 +59,10 @@ def generate(root: Path, files: int) -> None:
         (folder / f"part{i}.js").write_text(f"module.exports = {i};\n")
     (root / ".gitignore").write_text("node_modules/\n__pycache__/\n")
     identity = ["-c", "user.name=bench", "-c", "user.email=b@example.com"]
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-gpg-sign", "-m", "x"]):
+    identity += ["-c", "gc.auto=0", "-c", "maintenance.auto=false"]  # no gc under the figures
+    commit = ["commit", "-q", "--no-gpg-sign", "-m", "x"]
+    # packed, as a real repository's objects are (cp -a copies .git too)
+    for args in (["init", "-q"], ["add", "-A"], commit, ["repack", "-a", "-d", "-q"]):
         subprocess.run(["git", *identity, *args], cwd=root, check=True)
 
 
@@ -61,7 +70,34 @@ def command(argv: list[str], cwd: Path) -> bytes:
     return subprocess.run(argv, cwd=cwd, capture_output=True, check=True).stdout
 
 
-def measure(root: Path, files: int, scratch: Path, repeat: int) -> list[tuple[str, float, float]]:
+def interleaved_ns(calls: list[Callable[[], object]], repeat: int) -> list[float]:
+    """Median wall time of each call, run in turn ``repeat`` times (no warm-up: the files
+    were just written, so they are in the cache)."""
+    times: list[list[int]] = [[] for _ in calls]
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            for i, call in enumerate(calls):
+                began = time.perf_counter_ns()
+                call()
+                times[i].append(time.perf_counter_ns() - began)
+    finally:
+        gc.enable()
+    return [sorted(t)[len(t) // 2] for t in times]
+
+
+def grep_baseline() -> tuple[str, list[str]]:
+    """ripgrep counting the matches, or ``grep -r`` (skipping what is ignored here) without it."""
+    rg = find_ripgrep()
+    if rg is not None:
+        return "rg", [rg, "--count-matches", NEEDLE]
+    skip = ["--exclude-dir=.git", "--exclude-dir=node_modules"]
+    return "grep -r", ["grep", "-r", "-c", *skip, NEEDLE, "."]
+
+
+def measure(
+    root: Path, files: int, scratch: Path, repeat: int, copy_repeat: int
+) -> list[tuple[str, float, float]]:
     ctx = ToolContext(Overlay(root), Settings())
     rows = []
     copies = iter(range(10**6))
@@ -75,20 +111,28 @@ def measure(root: Path, files: int, scratch: Path, repeat: int) -> list[tuple[st
         with ShadowCopy(root) as copy:
             expect(len(copy.setup.written) == files + 1, f"set-up wrote {len(copy.setup.written)}")
 
-    rows.append(("shadow set-up / cp -a", median_ns(setup, repeat), median_ns(cp, repeat)))
+    ours, base = interleaved_ns([setup, cp], copy_repeat)
+    rows.append(("shadow set-up / cp -a", ours, base))
+    status = ["git", "status", "--porcelain"]
+    git_status = median_ns(lambda: command(status, root), repeat)
     with ShadowCopy(root) as copy:
 
         def sync() -> None:
             expect(copy.write({}).written == [], "a sync with nothing changed wrote files")
 
-        status = ["git", "status", "--porcelain"]
-        rows.append(
-            (
-                "sync, no change / git status",
-                median_ns(sync, repeat),
-                median_ns(lambda: command(status, root), repeat),
-            )
-        )
+        rows.append(("sync, no change / git status", median_ns(sync, repeat), git_status))
+        edited, staged = root / "src/pkg0/mod0/file1.py", "src/pkg0/mod0/file2.py"
+        original = edited.read_text()
+        versions = iter(range(10**6))
+
+        def sync_changed() -> None:
+            n = next(versions)
+            edited.write_text(f"{original}# edit {n}\n")
+            written = copy.write({staged: f"STAGED = {n}\n"}).written
+            expect(sorted(written) == [edited.relative_to(root).as_posix(), staged], str(written))
+
+        rows.append(("sync, 2 changed / git status", median_ns(sync_changed, repeat), git_status))
+        edited.write_text(original)
 
     def listed() -> None:
         result = asyncio.run(LIST.run({"path": None, "glob": None}, ctx))
@@ -109,9 +153,13 @@ def measure(root: Path, files: int, scratch: Path, repeat: int) -> list[tuple[st
         result = asyncio.run(GREP.run(args, ctx))
         expect(result.summary.startswith(f"{hits} match"), result.summary)
 
-    rg = [find_ripgrep() or "rg", "--count-matches", NEEDLE]
+    name, baseline = grep_baseline()
     rows.append(
-        ("grep / rg", median_ns(grepped, repeat), median_ns(lambda: command(rg, root), repeat))
+        (
+            f"grep / {name}",
+            median_ns(grepped, repeat),
+            median_ns(lambda: command(baseline, root), repeat),
+        )
     )
     one = "src/pkg0/mod0/file0.py"
 
@@ -129,13 +177,13 @@ def measure(root: Path, files: int, scratch: Path, repeat: int) -> list[tuple[st
     return rows
 
 
-def body(repeat: int, sizes: list[int]) -> None:
+def body(repeat: int, copy_repeat: int, sizes: list[int]) -> None:
     table: dict[str, list[tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="surehand-bench-scale-") as folder:
         for files in sizes:
             root = Path(folder) / f"repo{files}"
             generate(root, files)
-            for label, ours, base in measure(root, files, Path(folder), repeat):
+            for label, ours, base in measure(root, files, Path(folder), repeat, copy_repeat):
                 table.setdefault(label, []).append((ours / 1e6, base / 1e6))
             shutil.rmtree(root)
     header = "".join(f"{f'{n:,} files':>30}" for n in sizes)
@@ -153,10 +201,13 @@ def body(repeat: int, sizes: list[int]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     cli = parser(__doc__, 3, "runs per figure")
-    cli.add_argument("--sizes", default="1000,10000,50000", help="repository sizes, in files")
+    cli.add_argument(
+        "--copy-repeat", type=positive, default=1, help="set-ups and cp -a runs (default: 1)"
+    )
+    cli.add_argument("--sizes", default="10000,50000", help="repository sizes, in files")
     args = cli.parse_args(argv)
     sizes = [int(n) for n in args.sizes.split(",")]
-    return run(lambda: body(args.repeat, sizes))
+    return run(lambda: body(args.repeat, args.copy_repeat, sizes))
 
 
 if __name__ == "__main__":

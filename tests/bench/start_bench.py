@@ -1,10 +1,12 @@
 """How fast the language server answers ``initialize``, beside a bare pygls server.
 
-Spawns ``python -m lsp_server`` and a pygls server with no features, each
-as an editor would (a new process on stdio), sends ``initialize`` and times
-spawn to reply; median of ``--repeat`` starts each, interleaved. Also says
-whether the ``openai`` package was loaded by then (it should not be: the
-model client is imported on the first task).
+Spawns ``surehand serve`` (the console script beside this interpreter, or
+``python -m lsp_server`` where it is not installed) and a pygls server with
+no features, each as an editor would (a new process on stdio), sends
+``initialize`` and times spawn to reply; median of ``--repeat`` starts each,
+interleaved. Also says which heavy modules (the ``openai`` package, the tool
+loop, the edit engine) the server's command line loads (none should be: they
+are imported on the first task).
 
 Usage: python tests/bench/start_bench.py [--repeat N]
 """
@@ -23,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.bench.harness import expect, parser, run
 
 BARE = "from pygls.lsp.server import LanguageServer\nLanguageServer('bare', '0').start_io()\n"
+HEAVY = ("openai", "agent.session", "agent.tools.grep", "editing.matcher", "editing.report")
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
 
 
@@ -48,14 +51,25 @@ def started(argv: list[str]) -> float:
         process.wait()
 
 
-def openai_loaded() -> bool:
-    code = "import sys, lsp_server.server; print('openai' in sys.modules)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return done.stdout.strip() == "True"
+def loaded_at_start() -> list[str]:
+    """Which of the heavy modules importing the server's command line loads."""
+    code = (
+        "import sys, lsp_server.cli; print(' '.join(m for m in sys.argv[1:] if m in sys.modules))"
+    )
+    argv = [sys.executable, "-c", code, *HEAVY]
+    return subprocess.run(argv, capture_output=True, text=True, check=True).stdout.split()
+
+
+def surehand_serve() -> tuple[str, list[str]]:
+    """How the server is started, in words and as a command line."""
+    script = Path(sys.executable).parent / "surehand"
+    if script.is_file():
+        return "surehand serve", [str(script), "serve"]
+    return "python -m lsp_server", [sys.executable, "-m", "lsp_server"]
 
 
 def body(repeat: int) -> None:
-    ours = [sys.executable, "-m", "lsp_server"]
+    started_as, ours = surehand_serve()
     bare = [sys.executable, "-c", BARE]
     times: dict[str, list[float]] = {"surehand": [], "bare pygls": []}
     started(ours), started(bare)  # warm the file cache
@@ -67,7 +81,8 @@ def body(repeat: int) -> None:
     for name, value in medians.items():
         print(f"{name:<12} {value:8.1f}")
     print(f"ratio        {medians['surehand'] / medians['bare pygls']:8.2f}x")
-    print(f"openai imported at start: {'yes' if openai_loaded() else 'no'}")
+    print(f"surehand started as: {started_as}")
+    print(f"heavy modules imported at start: {', '.join(loaded_at_start()) or 'none'}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,108 @@
+"""What the server loads before it has a task: not the model client, not the engine.
+
+A real ``surehand serve`` process on stdio is sent ``initialize``,
+``initialized``, ``shutdown`` and ``exit`` as an editor sends them; the
+interpreter's exit hook, set up by the command line that starts it (not by
+the server), writes the names of the modules that were loaded by then.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+# Loaded on the first task (the model client, the tool loop) or by other commands.
+HEAVY = (
+    "openai",
+    "httpx",
+    "agent.session",
+    "agent.openai_client",
+    "agent.cli",
+    "agent.tools.grep",
+    "agent.tools.apply_patch",
+    "editing.disk.cli",
+    "editing.matcher",
+    "editing.report",
+    "editing.replacement",
+    "editing.patch",
+)
+WAIT = 30.0
+
+START = """
+import atexit, json, sys
+def record():
+    with open(sys.argv[1], "w") as out:
+        json.dump(sorted(sys.modules), out)
+atexit.register(record)
+from lsp_server.cli import main
+sys.exit(main(["serve"]))
+"""
+
+
+def send(stream: IO[bytes], message: dict[str, Any]) -> None:
+    body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+    stream.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    stream.flush()
+
+
+def answer(stream: IO[bytes], request_id: int) -> dict[str, Any]:
+    """The reply to ``request_id`` (the server's requests and notifications are skipped)."""
+    while True:
+        length = 0
+        while (line := stream.readline()) not in (b"\r\n", b""):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        if not length:
+            raise AssertionError("the server closed its output without answering")
+        message = json.loads(stream.read(length))
+        if message.get("id") == request_id and "method" not in message:
+            return message
+
+
+def test_serving_initialize_loads_no_heavy_module(tmp_path: Path):
+    loaded_file = tmp_path / "modules.json"
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "a.py").write_text("x = 1\n")
+    process = subprocess.Popen(
+        [sys.executable, "-c", START, str(loaded_file)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=tmp_path,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        params = {"capabilities": {}, "rootUri": root.as_uri(), "processId": None}
+        send(process.stdin, {"id": 1, "method": "initialize", "params": params})
+        assert "capabilities" in answer(process.stdout, 1)["result"]
+        send(process.stdin, {"method": "initialized", "params": {}})
+        send(process.stdin, {"id": 2, "method": "shutdown"})
+        assert answer(process.stdout, 2)["result"] is None
+        send(process.stdin, {"method": "exit"})
+        assert process.wait(WAIT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stdin.close()
+        process.stdout.close()
+    loaded = set(json.loads(loaded_file.read_text()))
+    assert "lsp_server.server" in loaded  # it really served
+    assert [name for name in HEAVY if name in loaded] == []
+
+
+def test_the_other_commands_are_still_there():
+    done = subprocess.run(
+        [sys.executable, "-c", "from lsp_server.cli import main; main(['--help'])"],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    for command in ("serve", "run", "config", "eval"):
+        assert command in done.stdout
