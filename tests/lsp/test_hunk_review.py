@@ -167,7 +167,7 @@ async def test_accept_one_hunk_reject_the_other(
 
     done = await outcome(editor)
     assert done["outcome"] == "partly_applied", done
-    documented = example("outcome-partly_applied.json")["params"]
+    documented = example("outcome_notification-partly_applied.json")["params"]
     assert set(done) == set(documented)
     assert (done["summary"], done["details"]) == (documented["summary"], documented["details"])
     assert set(rejected) == set(example("command-surehand.review.reject.json")["result"])

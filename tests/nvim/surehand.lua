@@ -93,7 +93,8 @@ local function run(name, argument, on_result)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = surehand(bufnr)
   if client then
-    client:exec_cmd({ title = 'surehand', command = name, arguments = { argument or vim.empty_dict() } }, { bufnr = bufnr }, function(err, result)
+    local command = { title = 'surehand', command = name, arguments = { argument or vim.empty_dict() } }
+    client:exec_cmd(command, { bufnr = bufnr }, function(err, result)
       if err then
         say('surehand: ' .. err.message, vim.log.levels.ERROR)
       elseif on_result then
@@ -146,8 +147,10 @@ end, { desc = 'Bring back the file the last review deleted or moved' })
 vim.api.nvim_create_user_command('SurehandStatus', function()
   run('surehand.status', nil, function(status)
     local review = status.review and (', %d to review'):format(status.review.remaining) or ''
-    local last = status.lastOutcome and ('\nlast: %s. %s'):format(status.lastOutcome.outcome, status.lastOutcome.summary) or ''
+    local outcome = status.lastOutcome
+    local last = outcome and ('\nlast: %s. %s'):format(outcome.outcome, outcome.summary) or ''
     -- Asked for: the whole of it, even where it takes more than a line.
-    vim.notify(('surehand: %s, %s%s; commands run %s%s'):format(status.busy and 'working' or 'idle', status.model, review, status.sandbox.description, last))
+    local state = status.busy and 'working' or 'idle'
+    vim.notify(('surehand: %s, %s%s; commands run %s%s'):format(state, status.model, review, status.sandbox.description, last))
   end)
 end, { desc = 'What surehand is doing' })
