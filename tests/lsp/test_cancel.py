@@ -224,3 +224,31 @@ def alive(pid: int) -> bool:
         return bool(Path(f"/proc/{pid}/cmdline").read_bytes())
     except OSError:
         return False
+
+
+async def test_a_task_cancelled_while_its_proposal_is_under_review_leaves_nothing_staged(
+    editors: Editors, openai_server: ScriptedServer
+):
+    """The editor still holds the applyEdit when the task is cancelled: the staged
+    fix is dropped, so the next task does not propose it again."""
+    editor = await editors.open("vscode")
+    editor.open("calc.py")
+    editor.hold_edits = True
+    openai_server.add(
+        Turn(tool_calls=[FIX]), Turn(tool_calls=[Call("finish", {"summary": "Fixed."})])
+    )
+    params = types.ExecuteCommandParams(command="surehand.ask", arguments=[{"task": "Fix add."}])
+    pending = asyncio.wrap_future(
+        editor.client.protocol.send_request(types.WORKSPACE_EXECUTE_COMMAND, params)
+    )
+    await wait_until(lambda: editor.edits, what="the proposal, held by the editor")
+    assert await command(editor.client, "surehand.cancel") == {"cancelled": True}
+    assert (await answer(pending))["outcome"] == "cancelled"
+
+    editor.hold_edits = False
+    openai_server.add(Turn(tool_calls=[NOTHING_TO_DO]))
+    result = await ask(editor.client, "Say hello.")
+
+    assert (result["outcome"], result["files"]) == ("no_changes", {}), result
+    assert len(editor.edits) == 1, "only the cancelled task's proposal was ever sent"
+    assert editor.text("calc.py") == CALC
