@@ -19,6 +19,7 @@ from .accept import offer
 from .config_view import show_config
 from .flags import add_endpoint_flags, effective_from_flags, name_flags, settings_from_flags
 from .model import ModelError
+from .project_root import why_not_a_project
 from .proposal import Ending, Proposal, RunEnd
 from .sandbox import choose
 from .scripted import ScriptedModel, ScriptTurn
@@ -109,6 +110,9 @@ def _run(args: argparse.Namespace) -> int:
         terminal.error(f"no such directory: {args.workspace} (--workspace)")
         return 2
     root = args.workspace.resolve()
+    if (why := why_not_a_project(root)) is not None:
+        terminal.error(why)
+        return 2
     effective = effective_from_flags(args, root)
     for problem in effective.problems:
         terminal.say(f"warning: {problem}", style="yellow")

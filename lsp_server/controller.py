@@ -23,6 +23,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from agent.config_file import effective_settings, without_defaults
 from agent.landing import land
 from agent.model import ModelError
+from agent.project_root import why_not_a_project
 from agent.proposal import Proposal
 from agent.review import Review
 from agent.sandbox import Sandbox, choose
@@ -130,6 +131,8 @@ class Controller:
             return {"outcome": "error", "summary": "surehand needs a workspace folder."}
         if self.tasks.busy:
             return {"outcome": "busy", "summary": "surehand is already working on a task."}
+        if (why := why_not_a_project(self.root)) is not None:
+            return {"outcome": "error", "summary": why}
         if self.desk is not None and self.desk.review is not None:
             return {
                 "outcome": "busy",
