@@ -170,7 +170,9 @@ class ShadowCopy:
         if query is None and self._prefix is not None:
             query = StatusQuery(self.source, self._prefix)
         files, links = scan(self.source)
-        disk = {rel: _Want((st.st_size, st.st_mtime_ns), st.st_mode) for rel, st in files.items()}
+        disk: dict[str, _Want | None] = {
+            rel: _Want((st.st_size, st.st_mtime_ns), st.st_mode) for rel, st in files.items()
+        }
         report = SyncReport()
         wanted, data = self._with_texts(disk, texts, links, report)
         inside = _Inside(self.root)
@@ -228,13 +230,18 @@ class ShadowCopy:
         return wanted
 
     def _remember(
-        self, status: Status | None, files: Mapping[str, os.stat_result], disk: Mapping[str, _Want]
+        self,
+        status: Status | None,
+        files: Mapping[str, os.stat_result],
+        disk: Mapping[str, _Want | None],
     ) -> None:
         """After a scan: how the paths git lists as changed were decided, so that they
         need no scan again until they change. Only decisions the scan's own look at a
         file or the path alone made are kept (not those of a file that came after it)."""
         self._seen = {}
-        for rel in status.changed if status is not None else ():
+        if status is None:
+            return
+        for rel in status.changed:
             name = rel.rstrip("/")
             if name in files:
                 self._seen[rel] = (_source_key(files[name]), disk[name])

@@ -142,11 +142,11 @@ def _git_files(root: Path, start: str) -> list[str] | None:
     if any(listing is None for listing in listings):
         return None
     tracked, gone, untracked = (os.fsdecode(listing or b"").split("\0") for listing in listings)
-    deleted = set(gone)
+    removed = set(gone)
     files = [  # in git's order, nearly the order wanted: the sort is quick
         name
         for mode, _, name in (entry.partition("\t") for entry in tracked)
-        if mode.startswith(("100644 ", "100755 ")) and name not in deleted
+        if mode.startswith(("100644 ", "100755 ")) and name not in removed
     ]
     prefix = f"{root}/"
     for name in untracked:
