@@ -11,5 +11,6 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_readme_shows_the_tested_snippet():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("### Neovim") : readme.index("## VS Code")]
-    (snippet,) = re.findall(r"```lua\n(.*?)```", section, re.S)
+    blocks = re.findall(r"```lua\n(.*?)```", section, re.S)
+    (snippet,) = [b for b in blocks if b.startswith("-- surehand for Neovim 0.11+")]
     assert snippet == (Path(__file__).parent / "surehand.lua").read_text(encoding="utf-8")
