@@ -189,6 +189,34 @@ async def run_process(
     except OSError as error:  # not executable, a folder, not a program
         message = f"{argv[0]}: cannot be run ({error.strerror or error})."
         return CommandResult(argv, 126, message, time.monotonic() - began)
+    _running.add(transport)
+    try:
+        return await _finish(argv, transport, collector, timeout, began)
+    finally:
+        _running.discard(transport)
+
+
+# Commands running now, so that a server that exits at once can stop them
+# before its event loop closes (a transport closed after that prints a
+# traceback when it is collected).
+_running: set[asyncio.SubprocessTransport] = set()
+
+
+def stop_all() -> None:
+    """Kill every running command's process group and close its pipes, now."""
+    for transport in list(_running):
+        _kill_group(transport.get_pid())
+        transport.close()
+    _running.clear()
+
+
+async def _finish(
+    argv: list[str],
+    transport: asyncio.SubprocessTransport,
+    collector: _Collector,
+    timeout: float,
+    began: float,
+) -> CommandResult:
     exit_code: int | None = None
     try:
         await asyncio.wait_for(asyncio.shield(collector.exited), timeout)

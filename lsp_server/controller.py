@@ -333,8 +333,12 @@ class Controller:
         self._release()
 
     def exiting(self) -> None:
-        """The server exits now: stop every ask and release the shadow copy at once."""
+        """The server exits now: stop every ask and its commands, and release the
+        shadow copy, at once (the event loop closes before the asks unwind)."""
+        from agent.commands import stop_all  # noqa: PLC0415 - loaded by the first command
+
         self.tasks.cancel_all()
+        stop_all()
         self._release()
 
     def _release(self) -> None:
