@@ -27,6 +27,19 @@ def pytest_configure(config: pytest.Config) -> None:
     tempfile.tempdir = None  # gettempdir() reads TMPDIR again
 
 
+# Folders whose every test drives a real editor or a real language server:
+# all of them are in the slow tier, whether or not a module says so.
+SLOW_FOLDERS = ("lsp", "nvim", "emacs")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        parts = item.path.relative_to(here).parts
+        if parts and parts[0] in SLOW_FOLDERS:
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     temp = session.config.stash.get(TEMP, None)
     if temp is None:
