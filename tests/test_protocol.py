@@ -2,10 +2,12 @@
 
 Every example in ``docs/protocol/examples/`` is valid against the schema of
 its message (``docs/protocol/schema/``, chosen by the example's method, and
-for a command by its name); ``step_payload`` gives exactly an example's
-params for the event it shows; and every wire name, command and outcome the
-code has is written down. The same examples are read by the extension's
-tests (``client-vscode/test/protocol.test.ts``).
+for a command by its name; the values several messages share are in
+``defs.json``, referred to by ``$id``); ``step_payload`` gives exactly an
+example's params for the event it shows; and every wire name, command,
+outcome, review item kind and state the code has is written down. The same
+examples are read by the extension's tests
+(``client-vscode/test/protocol.test.ts``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
 
 from agent.conversation import ToolCall
 from agent.events import (
@@ -32,18 +36,32 @@ from agent.events import (
 )
 from agent.proposal import Ending
 from agent.review import FileStatus, HunkStatus, Verdict
+from agent.settings import _CHOICES
+from agent.tools.context import Approval
 from lsp_server import progress
+from lsp_server.code_actions import COMMANDS as REVIEW_COMMANDS
+from lsp_server.controller import OUTCOME
+from lsp_server.hunk_review import Kind, State
 from lsp_server.server import create_server
 
 ROOT = Path(__file__).resolve().parents[1]
 PROTOCOL = ROOT / "docs" / "protocol"
 EXAMPLES = sorted((PROTOCOL / "examples").glob("*.json"))
 SCHEMAS = sorted((PROTOCOL / "schema").glob("*.json"))
+DEFS = PROTOCOL / "schema" / "defs.json"  # shared values, not a message
+MESSAGE_SCHEMAS = [p for p in SCHEMAS if p != DEFS]
 DIRECTIONS = {"server->client", "client->server"}
+BASE = "https://surehand.invalid/protocol/schema/"
 
 
 def load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+# Every schema by its $id, so that a $ref to another file resolves offline.
+REGISTRY: Registry = Registry().with_resources(
+    (load(p)["$id"], DRAFT202012.create_resource(load(p))) for p in SCHEMAS
+)
 
 
 def schema_name(message: dict[str, Any]) -> str:
@@ -57,7 +75,7 @@ def schema_name(message: dict[str, Any]) -> str:
 def validator(name: str) -> Draft202012Validator:
     schema = load(PROTOCOL / "schema" / f"{name}.json")
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return Draft202012Validator(schema, registry=REGISTRY)
 
 
 def errors(message: dict[str, Any]) -> list[str]:
@@ -66,7 +84,16 @@ def errors(message: dict[str, Any]) -> list[str]:
 
 
 def example(name: str) -> dict[str, Any]:
-    return load(PROTOCOL / "examples" / f"{name}.json")
+    return load(PROTOCOL / "examples" / f"{name.removesuffix('.json')}.json")
+
+
+def defs() -> dict[str, Any]:
+    return load(DEFS)["$defs"]
+
+
+def shown(prefix: str) -> set[str]:
+    """What the examples named ``<prefix>-<name>.json`` show: their names."""
+    return {p.stem.removeprefix(f"{prefix}-") for p in EXAMPLES if p.stem.startswith(f"{prefix}-")}
 
 
 # -- the examples --------------------------------------------------------------------
@@ -81,6 +108,17 @@ def test_every_example_is_valid_against_its_messages_schema(path: Path):
     assert errors(message) == []
 
 
+@pytest.mark.parametrize(
+    "path", [p for p in EXAMPLES if p.stem.startswith("command-")], ids=lambda p: p.stem
+)
+def test_every_command_example_shows_its_arguments_and_its_result(path: Path):
+    # The schemas take a request without its result (the wire test checks requests
+    # and results apart); an example is for reading, so it shows both.
+    message = load(path)
+    assert isinstance(message["params"].get("arguments"), list), path.name
+    assert "result" in message, path.name
+
+
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_every_example_is_named_after_what_it_shows(path: Path):
     message = load(path)
@@ -89,7 +127,8 @@ def test_every_example_is_named_after_what_it_shows(path: Path):
         "step": lambda: message["params"]["kind"],
         "reviewed": lambda: "",
         "command": lambda: message["params"]["command"],
-        "outcome": lambda: message["result"]["outcome"],
+        "outcome": lambda: message["result"]["outcome"],  # a surehand.ask result
+        "outcome_notification": lambda: message["params"]["outcome"],  # surehand/outcome
         "capability": lambda: "surehand.review",
     }
     assert prefix in expected, f"{path.name}: no naming rule for {prefix!r}"
@@ -97,9 +136,34 @@ def test_every_example_is_named_after_what_it_shows(path: Path):
 
 
 @pytest.mark.parametrize("path", SCHEMAS, ids=lambda p: p.stem)
-def test_every_schema_is_a_valid_schema_with_an_example(path: Path):
-    Draft202012Validator.check_schema(load(path))
+def test_every_schema_is_a_valid_schema_named_by_its_id(path: Path):
+    schema = load(path)
+    Draft202012Validator.check_schema(schema)
+    assert schema["$id"] == BASE + path.name
+
+
+@pytest.mark.parametrize("path", MESSAGE_SCHEMAS, ids=lambda p: p.stem)
+def test_every_message_schema_has_an_example(path: Path):
     assert any(schema_name(load(e)) == path.stem for e in EXAMPLES), f"no example of {path.name}"
+
+
+def _refs(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        own = [value["$ref"]] if "$ref" in value else []
+        return own + [r for v in value.values() for r in _refs(v)]
+    if isinstance(value, list):
+        return [r for v in value for r in _refs(v)]
+    return []
+
+
+def test_every_shared_definition_is_used_and_every_reference_resolves():
+    refs = {r for p in SCHEMAS for r in _refs(load(p))}
+    used = {r.rsplit("/", 1)[1] for r in refs if r.startswith("defs.json#")}
+    assert used | {r.rsplit("/", 1)[1] for r in _refs(load(DEFS))} >= set(defs())
+    for path in SCHEMAS:  # an unresolvable $ref raises as soon as it is followed
+        resolver = REGISTRY.resolver(base_uri=load(path)["$id"])
+        for found in _refs(load(path)):
+            assert resolver.lookup(found).contents is not None, (path.name, found)
 
 
 @pytest.mark.parametrize(
@@ -113,7 +177,23 @@ def test_every_schema_is_a_valid_schema_with_an_example(path: Path):
         ("outcome-applied", lambda m: m["result"].update(outcome="accepted")),
         ("outcome-conflict", lambda m: m["result"]["details"][0].update(status="clashed")),
         ("command-surehand.status", lambda m: m["result"].pop("sandbox")),
+        ("command-surehand.status", lambda m: m["result"].update(reviewMode="modal")),
+        ("command-surehand.status", lambda m: m["result"].update(lastOutcome={"outcome": "x"})),
         ("capability-surehand.review", lambda m: m["params"]["capabilities"].pop("experimental")),
+        ("outcome-reviewing", lambda m: m["result"].pop("items")),
+        ("outcome-reviewing", lambda m: m["result"]["items"][0].update(state="open")),
+        ("outcome-applied", lambda m: m["result"].update(outcomeNotification=True)),  # no review
+        ("outcome-busy", lambda m: m["result"].update(outcomeNotification=True)),
+        ("outcome_notification-applied", lambda m: m["params"].pop("review")),
+        ("outcome_notification-applied", lambda m: m["params"].update(outcomeNotification=True)),
+        ("outcome_notification-cancelled", lambda m: m["params"].update(outcome="busy")),
+        ("outcome_notification-error", lambda m: m.pop("params")),
+        ("command-surehand.review.accept", lambda m: m["result"].update(state="done")),
+        ("command-surehand.review.accept", lambda m: m["params"].update(arguments=[{}, {}])),
+        ("command-surehand.review.acceptAll", lambda m: m["result"]["items"][0].pop("kind")),
+        ("command-surehand.review.next", lambda m: m["result"]["range"].pop("end")),
+        ("command-surehand.review.showDiff", lambda m: m["result"].update(diff="-a\n+b")),
+        ("command-surehand.undo", lambda m: m["result"]["undone"].update(operation="edit")),
     ],
 )
 def test_the_schemas_refuse_a_message_that_strays(name: str, change: Any):
@@ -172,9 +252,8 @@ def test_streamed_pieces_are_not_sent(event: Event):
     assert progress.step_payload(event) is None
 
 
-def test_the_task_ended_schema_lists_every_ending():
-    defs = load(PROTOCOL / "schema" / "step.json")["$defs"]
-    assert set(defs["ending"]["enum"]) == {e.value for e in Ending}
+def test_the_schemas_list_every_ending():
+    assert set(defs()["ending"]["enum"]) == {e.value for e in Ending}
 
 
 # -- commands and outcomes -------------------------------------------------------------
@@ -182,20 +261,39 @@ def test_the_task_ended_schema_lists_every_ending():
 
 def test_every_registered_command_has_a_schema_and_an_example():
     registered = set(create_server().protocol.fm.commands)
+    assert set(REVIEW_COMMANDS) <= registered
     documented = {p.stem.removeprefix("command-") for p in SCHEMAS if p.stem.startswith("command-")}
     assert registered == documented
-    shown = {p.stem.removeprefix("command-") for p in EXAMPLES if p.stem.startswith("command-")}
-    assert shown == registered
+    assert shown("command") == registered
 
 
-def test_every_outcome_has_an_example_and_the_schema_lists_the_reviews_values():
-    defs = load(PROTOCOL / "schema" / "command-surehand.ask.json")["$defs"]
-    reviewed, short = defs["reviewed"]["properties"], defs["short"]["properties"]
-    assert set(reviewed["outcome"]["enum"]) == {v.value for v in Verdict}
-    assert set(reviewed["ending"]["enum"]) == {e.value for e in Ending}
-    assert set(reviewed["files"]["additionalProperties"]["enum"]) == {s.value for s in FileStatus}
-    hunk = defs["hunk"]["properties"]
-    assert set(hunk["status"]["enum"]) == {s.value for s in HunkStatus}
-    outcomes = {*reviewed["outcome"]["enum"], *short["outcome"]["enum"]}
-    shown = {p.stem.removeprefix("outcome-") for p in EXAMPLES if p.stem.startswith("outcome-")}
-    assert shown == outcomes
+def test_every_outcome_has_an_example_and_the_schemas_list_the_reviews_values():
+    shared = defs()
+    assert set(shared["verdict"]["enum"]) == {v.value for v in Verdict}
+    assert set(shared["fileStatus"]["enum"]) == {s.value for s in FileStatus}
+    assert set(shared["hunk"]["properties"]["status"]["enum"]) == {s.value for s in HunkStatus}
+    short = set(shared["short"]["properties"]["outcome"]["enum"])
+    reviewing = load(PROTOCOL / "schema" / "command-surehand.ask.json")["$defs"]["reviewing"]
+    assert shown("outcome") == {v.value for v in Verdict} | short | {
+        reviewing["properties"]["outcome"]["const"]
+    }
+
+
+def test_every_outcome_the_notification_carries_has_an_example():
+    params = load(PROTOCOL / "schema" / "outcome.json")["$defs"]["params"]["oneOf"]
+    assert params[0]["$ref"].endswith("/facts") and params[1]["$ref"].endswith("/short")
+    notifications = [p for p in EXAMPLES if p.stem.startswith("outcome_notification-")]
+    assert {load(p)["method"] for p in notifications} == {OUTCOME}
+    short = set(params[1]["properties"]["outcome"]["enum"])
+    assert short == {"cancelled", "error"}, "busy is only ever an ask's answer"
+    assert shown("outcome_notification") == {v.value for v in Verdict} | short
+
+
+def test_the_schemas_list_every_review_item_kind_state_mode_and_answer():
+    shared = defs()
+    assert set(shared["itemKind"]["enum"]) == {k.value for k in Kind}
+    assert set(shared["itemState"]["enum"]) == {s.value for s in State}
+    assert set(shared["answered"]["properties"]["answer"]["enum"]) == {a.value for a in Approval}
+    status = load(PROTOCOL / "schema" / "command-surehand.status.json")
+    modes = status["properties"]["result"]["properties"]["reviewMode"]["enum"]
+    assert set(modes) == {"client", *_CHOICES["review"]}

@@ -19,9 +19,9 @@ import pytest
 from lsprotocol import types
 
 from tests.lsp.editor import Editor, Editors, ask, command, wait_until
-from tests.lsp.test_review_examples import example
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit, task_sent
+from tests.test_protocol import example
 
 pytestmark = pytest.mark.asyncio
 
@@ -167,10 +167,10 @@ async def test_accept_one_hunk_reject_the_other(
 
     done = await outcome(editor)
     assert done["outcome"] == "partly_applied", done
-    documented = example("outcome_notification-partly_applied.json")["params"]
+    documented = example("outcome_notification-partly_applied")["params"]
     assert set(done) == set(documented)
     assert (done["summary"], done["details"]) == (documented["summary"], documented["details"])
-    assert set(rejected) == set(example("command-surehand.review.reject.json")["result"])
+    assert set(rejected) == set(example("command-surehand.review.reject")["result"])
     assert done["summary"] == "calc.py: accepted: add adds (line 2), rejected: sub noted (line 6)."
     assert [h["status"] for h in done["details"][0]["hunks"]] == ["accepted", "rejected"]
     assert shown(editor, "calc.py") == [], "the review's diagnostics are gone"
