@@ -17,7 +17,9 @@
 --   { do = 'type', start, stop, lines }: the user replaces those lines;
 --   { do = 'wait', lines }: until surehand's diagnostics are on those lines;
 --   { do = 'edit', file }: the user goes to another file (the steps after
---        act on its buffer).
+--        act on its buffer);
+--   { do = 'kill' }: the server process is killed (SIGTERM), as a crash would;
+--        then waits for `:Surehand`'s result.
 -- Each step records the diagnostics it saw (`out.seen`), and code actions
 -- offered (`out.offered`).
 --
@@ -156,6 +158,10 @@ local function review(client, finished)
         return vim.lsp.get_clients({ bufnr = here(), name = 'surehand' })[1] ~= nil
       end, 20), 'surehand did not attach to ' .. step.file)
       before = vim.json.encode(diagnostics(client, here()))
+    elseif step['do'] == 'kill' then
+      client.rpc.terminate()
+      log('killed')
+      assert(vim.wait(10000, finished, 20), 'no result after the server was killed')
     elseif step['do'] == 'type' then
       vim.api.nvim_buf_set_lines(here(), step.start, step.stop, true, step.lines)
       log('typed', { lines = step.lines })

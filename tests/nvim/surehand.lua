@@ -63,7 +63,11 @@ vim.lsp.config('surehand', {
   on_exit = function(code, signal)
     if running then
       running = false
-      done({ outcome = 'error', summary = ('the server stopped (%s)'):format(signal ~= 0 and 'signal ' .. signal or 'code ' .. code) })
+      local why = signal ~= 0 and 'signal ' .. signal or 'code ' .. code
+      -- Called in a fast event: the editor is told once it may be.
+      vim.schedule(function()
+        done({ outcome = 'error', summary = ('the server stopped (%s)'):format(why) })
+      end)
     end
   end,
 })

@@ -130,3 +130,19 @@ def test_a_command_approval_is_a_diagnostic_with_code_actions(
     assert seen["result"]["outcome"] == "no_changes", seen["result"]
     tool = [m for m in openai_server.completions[-1].body["messages"] if m["role"] == "tool"]
     assert tool[0]["content"].startswith("$ python3 --version\nPython 3"), tool[0]["content"]
+
+
+def test_a_server_killed_during_the_review_is_reported(
+    tmp_path: Path, openai_server: ScriptedServer
+):
+    root = make_project(tmp_path)
+    openai_server.add(Turn(tool_calls=[FIX, SUB]), Turn(tool_calls=[FINISH]))
+
+    seen = run_neovim(tmp_path, openai_server, root, None, review=[{"do": "kill"}])
+
+    assert seen["result"]["outcome"] == "error", seen["result"]
+    assert seen["result"]["summary"] == "the server stopped (signal 15)"
+    messages = [n["message"] for n in seen["notified"]]
+    assert messages[-1].startswith("surehand: error. the server stopped (signal 15)"), messages
+    assert (root / "calc.py").read_text(encoding="utf-8") == CALC
+    assert seen["text"] == CALC, "nothing of the proposal landed"
