@@ -145,6 +145,9 @@ def synced(shadow: ShadowCopy, texts: dict[str, str], what: str, wanted: int) ->
     return seconds
 
 
+_CHANGES = itertools.count()
+
+
 def measure_shadow(root: Path, paths: list[str], repeat: int) -> dict[str, float]:
     """The median of each shadow-copy case, in ms."""
     rows = measure_setup(root, paths, repeat)
@@ -160,9 +163,11 @@ def measure_shadow(root: Path, paths: list[str], repeat: int) -> dict[str, float
             synced(shadow, {}, f"{count} unstaged", count)  # back to the disk's texts
             rows[f"sync, {count} staged"] = median_ms(samples)
         samples = []
-        for n in range(repeat):
+        for _ in range(repeat):
+            # A text no earlier run wrote (the git run commits what the plain run left).
+            text = f"CHANGED = {next(_CHANGES)}\n"
             for rel in paths[-DISK_CHANGES:]:
-                (root / rel).write_text(f"CHANGED = {n}\n", encoding="utf-8")
+                (root / rel).write_text(text, encoding="utf-8")
             samples.append(synced(shadow, {}, "disk changes", DISK_CHANGES))
         rows[f"sync, {DISK_CHANGES} disk changes"] = median_ms(samples)
     return rows
