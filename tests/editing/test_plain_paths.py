@@ -18,8 +18,9 @@ from unittest.mock import patch
 import hypothesis.strategies as st
 from hypothesis import given, settings
 
-from editing import EditError, apply_edit, elision, replacement
+from editing import EditError, apply_edit, counting, elision, matcher, replacement
 from editing.document import Document, Line
+from editing.matcher import Level
 from editing.patch import apply_patch
 
 EXAMPLES = settings(max_examples=300, deadline=None, database=None)
@@ -162,3 +163,41 @@ def test_a_patch_written_by_plain_splices_is_the_general_one(data: st.DataObject
     fast = run()
     with _general_write():
         assert run() == fast
+
+
+DEPTHS = [
+    "a",
+    "  a",
+    "    a",
+    "\ta",
+    "  a  ",
+    " \ta",
+    "\u00a0a",
+    "a\u00a0",
+    "  b",
+    "b",
+    "",
+    "  ",
+    "aa",
+]
+
+
+@st.composite
+def indented_runs(draw: st.DrawFn) -> tuple[str, str]:
+    text = "\n".join(draw(st.lists(st.sampled_from(DEPTHS), max_size=14)))
+    text += draw(st.sampled_from(["", "\n"]))
+    old_lines = draw(
+        st.lists(st.sampled_from(["a", "  a", "b", "    b", "", "aa"]), min_size=2, max_size=3)
+    )
+    return text, "\n".join(old_lines) + draw(st.sampled_from(["", "\n"]))
+
+
+@EXAMPLES
+@given(indented_runs())
+def test_the_one_pass_count_at_one_indentation_is_the_number_of_matches(
+    case: tuple[str, str],
+) -> None:
+    text, old = case
+    doc = Document(text)
+    counted = counting.whole_lines(doc.view, old, indented=True)
+    assert counted == len(matcher.find(doc, old, Level.INDENTATION))
