@@ -23,7 +23,7 @@ from .document import Document, Line
 from .drift import NEAR, Drift, UncertainCharacter, in_file_terms, pair
 from .errors import InvalidRequest
 from .indentation import IndentMap
-from .line_diff import Opcode, line_opcodes
+from .line_diff import Opcode, Tag, line_opcodes
 from .matcher import Level, Match
 from .splice import one_line_indent, outer_blanks, splice
 
@@ -61,6 +61,8 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
     """
     first, last = matches[0], matches[-1]
     start, end = doc.whole_lines(first.start, last.end, ends_line=last.ends_line)
+    if _is_inside_one_line(doc, first, old, new, start) and not last.ends_line:
+        return _one_line_splice(doc, (start, end), matches, old, new)
     if first.level == Level.EXACT or first.fragment:
         model_old, model_new = splice(doc.view, (start, end), matches, old, new)
         # A fragment's first line was placed after the file's own text already.
@@ -121,6 +123,32 @@ def _is_plain_splice(doc: Document, first: Match, indent: IndentMap | None) -> b
         and (indent is None or indent.is_identity)
         and not doc.has_crlf
     )
+
+
+def _is_inside_one_line(doc: Document, first: Match, old: str, new: str, start: int) -> bool:
+    """Whether the write is a plain splice of one line of text inside one line:
+    ``new`` is then that line with old's places replaced (no line to re-indent,
+    since the matches start after the line's own text)."""
+    return (
+        first.level == Level.EXACT
+        and not first.fragment
+        and first.start != start
+        and "\n" not in old
+        and "\n" not in new
+        and not doc.has_crlf
+    )
+
+
+def _one_line_splice(
+    doc: Document, region: tuple[int, int], matches: Sequence[Match], old: str, new: str
+) -> Replacement:
+    """``build`` for exact matches inside one line by one-line text."""
+    start, end = region
+    line_old = doc.view[start:end]
+    _, line_new = splice(doc.view, region, matches, old, new)
+    tag: Tag = "equal" if line_new == line_old else "replace"
+    text = line_new if tag == "equal" or line_new.strip() else ""
+    return Replacement(start, end, text, False, ((tag, 0, 1, 0, 1),))
 
 
 def _plain_splice(

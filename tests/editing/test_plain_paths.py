@@ -4,9 +4,12 @@
   finds what testing every line finds;
 - ``Document.lines_between`` of a file without CRLF is its lines, each with
   LF but a last one the span stops short of;
-- ``build`` writes an exact, LF-only match as a plain splice: the same
+- ``build`` writes an exact, LF-only match as a plain splice (and one-line
+  text inside a line as that line with old's places replaced): the same
   replacement (text, span, opcodes) as the general write, and so the same
-  edit results and refusals.
+  edit results and refusals;
+- runs counted at the indentation level in one pass when no line has old's
+  text at another depth are the number of matches.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from contextlib import contextmanager
 from unittest.mock import patch
 
 import hypothesis.strategies as st
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 
 from editing import EditError, apply_edit, counting, elision, matcher, replacement
 from editing.document import Document, Line
@@ -97,7 +100,10 @@ def test_lines_between_of_an_lf_file(data: st.DataObject) -> None:
 @contextmanager
 def _general_write() -> Iterator[None]:
     """Every replacement written by the general code (the reference)."""
-    with patch.object(replacement, "_is_plain_splice", lambda *_: False):
+    with (
+        patch.object(replacement, "_is_plain_splice", lambda *_: False),
+        patch.object(replacement, "_is_inside_one_line", lambda *_: False),
+    ):
         yield
 
 
@@ -135,6 +141,8 @@ def edits(draw: st.DrawFn) -> tuple[str, str, str, bool]:
 
 @EXAMPLES
 @given(edits())
+@example(("  a\n", "a", "  ", False))  # a line left blank: emptied
+@example(("  a b\nb\n", "b", "c", True))
 def test_a_plain_splice_is_the_general_write(edit: tuple[str, str, str, bool]) -> None:
     text, old, new, replace_all = edit
     fast = _edit_outcome(text, old, new, replace_all)
