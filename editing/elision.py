@@ -86,11 +86,12 @@ def markers(text: str, *, stubs: bool = True) -> list[int]:
     With ``stubs=False`` a bare ``...`` that reads as a Python stub body is
     left out: in new text it is code, not an omission.
     """
+    candidates = _candidate_lines(text)
+    if not candidates:
+        return []
     lines = text.split("\n")
     return [
-        i
-        for i in _candidate_lines(text)
-        if is_marker(lines[i]) and (stubs or not _is_python_stub(lines, i))
+        i for i in candidates if is_marker(lines[i]) and (stubs or not _is_python_stub(lines, i))
     ]
 
 
@@ -121,8 +122,10 @@ def unpaired(old: str, new: str) -> list[str]:
     The n-th elision line of ``new`` pairs with the n-th of ``old``; any
     beyond ``old``'s count are unpaired.
     """
-    new_lines = new.split("\n")
     extra = markers(new)[len(markers(old)) :]
+    if not extra:
+        return []
+    new_lines = new.split("\n")
     return [new_lines[i].strip() for i in extra if not _is_python_stub(new_lines, i)]
 
 

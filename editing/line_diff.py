@@ -41,11 +41,15 @@ Span = tuple[int, int, int, int]  # old[a1:a2] against new[b1:b2]
 def _opcodes(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode]:
     """The opcodes of ``old[a1:a2]`` -> ``new[b1:b2]``, at their offsets."""
     a1, a2, b1, b2 = span
+    if a2 - a1 == b2 - b1 and old[a1:a2] == new[b1:b2]:
+        # The same lines (most pieces between two unique lines): no loop over them.
+        return [("equal", a1, a2, b1, b2)] if a2 > a1 else []
+    shorter = min(a2 - a1, b2 - b1)
     head = 0
-    while head < min(a2 - a1, b2 - b1) and old[a1 + head] == new[b1 + head]:
+    while head < shorter and old[a1 + head] == new[b1 + head]:
         head += 1
     tail = 0
-    while tail < min(a2 - a1, b2 - b1) - head and old[a2 - 1 - tail] == new[b2 - 1 - tail]:
+    while tail < shorter - head and old[a2 - 1 - tail] == new[b2 - 1 - tail]:
         tail += 1
     opcodes: list[Opcode] = [("equal", a1, a1 + head, b1, b1 + head)] if head else []
     m1, m2, n1, n2 = a1 + head, a2 - tail, b1 + head, b2 - tail
