@@ -90,6 +90,8 @@ def _aligned(
     """The line diff of a replacement: the one it was written from, with the
     lines it changed compared again as written (drift undone, a changed line
     may be the file's own again); a fresh one when there is none to start from."""
+    if len(old_lines) == 1 == len(new_lines):
+        return line_opcodes(old_lines, new_lines)  # one line for one: whatever was written
     if not written or written[-1][2] != len(old_lines) or written[-1][4] != len(new_lines):
         return line_opcodes(old_lines, new_lines)
     opcodes: list[Opcode] = []
