@@ -83,11 +83,15 @@ def _anchored(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode
     a1, a2, b1, b2 = span
     counts_old = Counter(old[a1:a2])
     counts_new = Counter(new[b1:b2])
-    where_new = {line: j for j in range(b1, b2) if counts_new[line := new[j]] == 1}
+    # Where each line is last (for a line that occurs once: where it is), built
+    # in C; a Counter lists lines in the order they first occur, so the pairs
+    # come in old's order without a loop over every line.
+    at_old = dict(zip(old[a1:a2], range(a1, a2), strict=True))
+    at_new = dict(zip(new[b1:b2], range(b1, b2), strict=True))
     pairs = [
-        (i, where_new[line])
-        for i in range(a1, a2)
-        if counts_old[line := old[i]] == 1 and line in where_new
+        (at_old[line], at_new[line])
+        for line, times in counts_old.items()
+        if times == 1 and counts_new.get(line) == 1
     ]
     anchors = _increasing(pairs)
     if not anchors:
