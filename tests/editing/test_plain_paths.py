@@ -8,6 +8,8 @@
   text inside a line as that line with old's places replaced): the same
   replacement (text, span, opcodes) as the general write, and so the same
   edit results and refusals;
+- a patch line read as a plain chunk line is read as the general checks
+  read it; a block ends where the first shallower line starts, as before;
 - runs counted at the indentation level in one pass when no line has old's
   text at another depth are the number of matches.
 """
@@ -21,10 +23,12 @@ from unittest.mock import patch
 import hypothesis.strategies as st
 from hypothesis import example, given, settings
 
-from editing import EditError, apply_edit, counting, elision, matcher, replacement
+from editing import EditError, apply_edit, counting, elision, indentation, matcher, replacement
 from editing.document import Document, Line
+from editing.errors import PatchParseError
 from editing.matcher import Level
 from editing.patch import apply_patch
+from editing.patch.parser import PatchStream, parse_patch
 
 EXAMPLES = settings(max_examples=300, deadline=None, database=None)
 
@@ -209,3 +213,65 @@ def test_the_one_pass_count_at_one_indentation_is_the_number_of_matches(
     doc = Document(text)
     counted = counting.whole_lines(doc.view, old, indented=True)
     assert counted == len(matcher.find(doc, old, Level.INDENTATION))
+
+
+PATCH_LINES = [
+    "*** Begin Patch",
+    "*** Update File: f.py",
+    "*** Add File: g.py",
+    "*** End of File",
+    "*** End Patch",
+    " *** End Patch",
+    "- *** Update File: h.py",
+    "+*** nothing",
+    "@@",
+    "@@ def f():",
+    " a",
+    "-a",
+    "+b",
+    "+",
+    " ",
+    "",
+    "EOF",
+    " EOF",
+    "x",
+]
+
+
+@EXAMPLES
+@given(
+    st.lists(st.sampled_from(PATCH_LINES), max_size=12),
+    st.sampled_from(["", "cat <<'EOF' | apply_patch\n"]),
+)
+def test_a_patch_parsed_with_plain_chunk_lines_is_the_general_parse(
+    lines: list[str], wrapper: str
+) -> None:
+    text = wrapper + "\n".join(["*** Begin Patch", "*** Update File: f.py", *lines]) + "\n"
+
+    def parse() -> object:
+        try:
+            return parse_patch(text)
+        except PatchParseError as error:
+            return error.message
+
+    fast = parse()
+    with patch.object(PatchStream, "_is_plain_chunk_line", lambda *_: False):
+        assert parse() == fast
+
+
+@EXAMPLES
+@given(
+    st.lists(
+        st.sampled_from(["x", "  x", "    x", "\tx", "  \tx", "        x", "", "   "]), max_size=10
+    ),
+    st.integers(1, 9),
+)
+def test_block_end_is_the_first_shallower_line(lines: list[str], width: int) -> None:
+    view = "\n".join(lines)
+    pos, expected = 0, len(view)
+    for line in lines:
+        if line.strip() and indentation.columns(line) < width:
+            expected = pos
+            break
+        pos += len(line) + 1
+    assert indentation.block_end(view, 0, width) == expected
