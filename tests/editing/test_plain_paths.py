@@ -10,6 +10,8 @@
   edit results and refusals;
 - a patch line read as a plain chunk line is read as the general checks
   read it; a block ends where the first shallower line starts, as before;
+- the compact form of a text (no blanks) for the already-applied check is
+  the text split at its blanks and joined;
 - runs counted at the indentation level in one pass when no line has old's
   text at another depth are the number of matches.
 """
@@ -23,7 +25,17 @@ from unittest.mock import patch
 import hypothesis.strategies as st
 from hypothesis import example, given, settings
 
-from editing import EditError, apply_edit, counting, elision, indentation, matcher, replacement
+from editing import (
+    EditError,
+    applied,
+    apply_edit,
+    counting,
+    elision,
+    indentation,
+    matcher,
+    punctuation,
+    replacement,
+)
 from editing.document import Document, Line
 from editing.errors import PatchParseError
 from editing.matcher import Level
@@ -275,3 +287,9 @@ def test_block_end_is_the_first_shallower_line(lines: list[str], width: int) -> 
             break
         pos += len(line) + 1
     assert indentation.block_end(view, 0, width) == expected
+
+
+@EXAMPLES
+@given(st.text(st.sampled_from("ab \t\n\r\x0b\x0c\x1c\x1f\u00a0\u2003\u201c-")))
+def test_compact_text_is_the_text_split_at_blanks(text: str) -> None:
+    assert applied._compact(text) == "".join(punctuation.fold(text).split())
