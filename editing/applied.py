@@ -115,5 +115,12 @@ def _whole_line(doc: Document, match: Match) -> bool:
     return doc.starts_line(match.start) and not after.strip()
 
 
+# The characters ``str.split`` splits ASCII text at, deleted in one C pass.
+_ASCII_BLANKS = str.maketrans("", "", "".join(c for c in map(chr, range(128)) if c.isspace()))
+
+
 def _compact(text: str) -> str:
-    return "".join(punctuation.fold(text).split())
+    folded = punctuation.fold(text)
+    if folded.isascii():
+        return folded.translate(_ASCII_BLANKS)
+    return "".join(folded.split())

@@ -58,21 +58,40 @@ def whole_lines(view: str, old: str, *, indented: bool) -> int | None:
     )
     text = "\n" + view
     runs = _runs(tuple(keys), _ANY if indented else _NONE)
-    found = len(runs.findall(text))
-    if not indented or not found:
-        return found
+    if not indented:
+        return len(runs.findall(text))
     # Most often every run is indented like the first: count those, cheaply.
     first = runs.search(text)
-    assert first is not None
+    if first is None:
+        return 0
     leads = tuple(
         indentation.leading(line)
         for line, key in zip(_lines_from(view, first.start(), len(keys)), keys, strict=True)
         if key
     )
     mapped = indentation.infer(list(zip(model_leads, leads, strict=True))) is not None
+    if mapped and _only_at(text, [key for key in keys if key], leads):
+        # Every run is at the first one's indentation: one pass counts them.
+        return len(_runs(tuple(keys), leads).findall(text))
+    found = len(runs.findall(text))
     if mapped and len(_runs(tuple(keys), leads).findall(text)) == found:
         return found
     return _count_by_indentation(text, tuple(keys), model_leads)
+
+
+def _only_at(text: str, keys: list[str], leads: tuple[str, ...]) -> bool:
+    """Whether no line of ``text`` has one of ``keys`` at another indentation
+    than its lead (``text`` starts with a newline; keys have no outer blanks).
+
+    A line with key k at another indentation holds an occurrence of k that
+    no occurrence of newline + lead + k covers (a key starts with no blank),
+    so the greatest number of separate occurrences of k, which ``str.count``
+    gives, would exceed the number of the latter.
+    """
+    pairs = set(zip(keys, leads, strict=True))
+    if len({key for key, _ in pairs}) != len(pairs):
+        return False  # one key at two depths: count the slow way
+    return all(text.count(key) == text.count("\n" + lead + key) for key, lead in pairs)
 
 
 def _lines_from(view: str, start: int, count: int) -> list[str]:

@@ -45,6 +45,11 @@ class Document:
         # Counting a two-character needle is slow; most files have no CR at all.
         return self.original.count("\r\n") if "\r" in self.original else 0
 
+    @property
+    def has_crlf(self) -> bool:
+        """Whether any line of the file ends with CRLF."""
+        return self._crlf_count > 0
+
     @cached_property
     def _crlf_positions(self) -> list[int]:
         """View offsets of the newlines that were CRLF (only built for mixed files)."""
@@ -119,6 +124,12 @@ class Document:
         parts = self.view[start:end].split("\n")
         if ends_line:
             parts.pop()
+        if not self.has_crlf:
+            # Every ending is LF: no offsets to look up.
+            lines = [Line(part, "\n") for part in parts]
+            if lines and not ends_line:
+                lines[-1] = Line(parts[-1], "")
+            return lines
         lines = []
         pos = start
         for index, part in enumerate(parts):

@@ -37,6 +37,14 @@ _WORDED = re.compile(
 )
 _NOISE = re.compile(rf"\*+/|-->|{_COMMENT}|{_DOTS}|[()\s]")
 _ELISION_WORD = re.compile(rf"\b{_WORDS}\b", re.IGNORECASE)
+# Every elision line has dots or one of these words (each pattern above
+# requires one): a line with none of them is no marker, so ``markers`` only
+# looks at the lines that have one. Same flags as the patterns, so that the
+# characters IGNORECASE folds (a long s, a Kelvin sign) are candidates too.
+_CANDIDATES = ("...", "…", "rest", "remainder", "existing", "unchanged", "previous")
+_CANDIDATE = re.compile("|".join(map(re.escape, _CANDIDATES)), re.IGNORECASE)
+# For ASCII text, lowered first: the same matches, several times faster.
+_CANDIDATE_LOWER = re.compile("|".join(map(re.escape, _CANDIDATES)))
 
 
 def is_marker(line: str) -> bool:
@@ -78,12 +86,34 @@ def markers(text: str, *, stubs: bool = True) -> list[int]:
     With ``stubs=False`` a bare ``...`` that reads as a Python stub body is
     left out: in new text it is code, not an omission.
     """
+    candidates = _candidate_lines(text)
+    if not candidates:
+        return []
     lines = text.split("\n")
     return [
-        i
-        for i, line in enumerate(lines)
-        if is_marker(line) and (stubs or not _is_python_stub(lines, i))
+        i for i in candidates if is_marker(lines[i]) and (stubs or not _is_python_stub(lines, i))
     ]
+
+
+def _candidate_lines(text: str) -> list[int]:
+    """Indexes of the lines of ``text`` that have dots or an elision word, in order."""
+    if text.isascii():
+        text = text.lower()
+        if not any(word in text for word in _CANDIDATES):
+            return []
+        candidates = _CANDIDATE_LOWER.finditer(text)
+    else:
+        candidates = _CANDIDATE.finditer(text)
+    indexes: list[int] = []
+    line = 0
+    counted_to = 0
+    for found in candidates:
+        at = found.start()
+        line += text.count("\n", counted_to, at)
+        counted_to = at
+        if not indexes or indexes[-1] != line:
+            indexes.append(line)
+    return indexes
 
 
 def unpaired(old: str, new: str) -> list[str]:
@@ -92,8 +122,10 @@ def unpaired(old: str, new: str) -> list[str]:
     The n-th elision line of ``new`` pairs with the n-th of ``old``; any
     beyond ``old``'s count are unpaired.
     """
-    new_lines = new.split("\n")
     extra = markers(new)[len(markers(old)) :]
+    if not extra:
+        return []
+    new_lines = new.split("\n")
     return [new_lines[i].strip() for i in extra if not _is_python_stub(new_lines, i)]
 
 

@@ -53,11 +53,12 @@ def block_end(view: str, pos: int, width: int) -> int:
     non-blank line indented less than ``width`` columns, else the end of ``view``."""
     if width == 0:
         return len(view)
+    deep = " " * width  # a line starting with these is at least that deep
     while pos < len(view):
         end = view.find("\n", pos)
         end = len(view) if end < 0 else end
         line = view[pos:end]
-        if line.strip() and columns(line) < width:
+        if not line.startswith(deep) and line.strip() and columns(line) < width:
             return pos
         pos = end + 1
     return len(view)

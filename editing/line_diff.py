@@ -29,6 +29,9 @@ _WHOLE = 250_000
 
 def line_opcodes(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
     """difflib's opcodes of ``old`` -> ``new``, the common head and tail matched directly."""
+    if len(old) == 1 and len(new) == 1:
+        # One line for one (each match of a one-line replace_all): no diff to run.
+        return [("equal" if old[0] == new[0] else "replace", 0, 1, 0, 1)]
     return merged(_opcodes(old, new, (0, len(old), 0, len(new))))
 
 
@@ -38,11 +41,15 @@ Span = tuple[int, int, int, int]  # old[a1:a2] against new[b1:b2]
 def _opcodes(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode]:
     """The opcodes of ``old[a1:a2]`` -> ``new[b1:b2]``, at their offsets."""
     a1, a2, b1, b2 = span
+    if a2 - a1 == b2 - b1 and old[a1:a2] == new[b1:b2]:
+        # The same lines (most pieces between two unique lines): no loop over them.
+        return [("equal", a1, a2, b1, b2)] if a2 > a1 else []
+    shorter = min(a2 - a1, b2 - b1)
     head = 0
-    while head < min(a2 - a1, b2 - b1) and old[a1 + head] == new[b1 + head]:
+    while head < shorter and old[a1 + head] == new[b1 + head]:
         head += 1
     tail = 0
-    while tail < min(a2 - a1, b2 - b1) - head and old[a2 - 1 - tail] == new[b2 - 1 - tail]:
+    while tail < shorter - head and old[a2 - 1 - tail] == new[b2 - 1 - tail]:
         tail += 1
     opcodes: list[Opcode] = [("equal", a1, a1 + head, b1, b1 + head)] if head else []
     m1, m2, n1, n2 = a1 + head, a2 - tail, b1 + head, b2 - tail
@@ -76,11 +83,15 @@ def _anchored(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode
     a1, a2, b1, b2 = span
     counts_old = Counter(old[a1:a2])
     counts_new = Counter(new[b1:b2])
-    where_new = {line: j for j in range(b1, b2) if counts_new[line := new[j]] == 1}
+    # Where each line is last (for a line that occurs once: where it is), built
+    # in C; a Counter lists lines in the order they first occur, so the pairs
+    # come in old's order without a loop over every line.
+    at_old = dict(zip(old[a1:a2], range(a1, a2), strict=True))
+    at_new = dict(zip(new[b1:b2], range(b1, b2), strict=True))
     pairs = [
-        (i, where_new[line])
-        for i in range(a1, a2)
-        if counts_old[line := old[i]] == 1 and line in where_new
+        (at_old[line], at_new[line])
+        for line, times in counts_old.items()
+        if times == 1 and counts_new.get(line) == 1
     ]
     anchors = _increasing(pairs)
     if not anchors:

@@ -23,7 +23,7 @@ from .document import Document, Line
 from .drift import NEAR, Drift, UncertainCharacter, in_file_terms, pair
 from .errors import InvalidRequest
 from .indentation import IndentMap
-from .line_diff import Opcode, line_opcodes
+from .line_diff import Opcode, Tag, line_opcodes
 from .matcher import Level, Match
 from .splice import one_line_indent, outer_blanks, splice
 
@@ -61,19 +61,23 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
     """
     first, last = matches[0], matches[-1]
     start, end = doc.whole_lines(first.start, last.end, ends_line=last.ends_line)
-    file_lines = doc.lines_between(start, end, ends_line=last.ends_line)
+    if _is_inside_one_line(doc, first, old, new, start) and not last.ends_line:
+        return _one_line_splice(doc, (start, end), matches, old, new)
     if first.level == Level.EXACT or first.fragment:
         model_old, model_new = splice(doc.view, (start, end), matches, old, new)
         # A fragment's first line was placed after the file's own text already.
         reindent_first = first.start == start and not first.fragment
         indent = first.indent or one_line_indent(
-            doc, matches, old, new, start=start, file_lines=file_lines
+            doc, matches, old, new, start=start, first_line=doc.view[start : doc.line_end(start)]
         )
     else:
         model_old, model_new, reindent_first, indent = old, new, True, first.indent
 
     old_lines, _ = _split(model_old)
     new_lines, new_ends_with_newline = _split(model_new)
+    if _is_plain_splice(doc, first, indent):
+        return _plain_splice(doc, (start, end), old_lines, (new_lines, new_ends_with_newline), last)
+    file_lines = doc.lines_between(start, end, ends_line=last.ends_line)
     if len(old_lines) != len(file_lines):
         raise AssertionError("matched lines and quoted lines differ in number")
     drift = _learn(doc, matches, old, old_lines, file_lines)
@@ -106,6 +110,72 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
         # A file without a final newline stays without one.
         new_ends_with_newline = False
     text = _join(out, new_ends_with_newline, around)
+    return Replacement(start, end, text, last.ends_line, tuple(opcodes))
+
+
+def _is_plain_splice(doc: Document, first: Match, indent: IndentMap | None) -> bool:
+    """Whether the general write below comes down to the model's new lines as
+    they are: an exact whole-text match (no drift to learn or undo), no
+    re-indentation, and every line ending LF (no ending to choose)."""
+    return (
+        first.level == Level.EXACT
+        and not first.fragment
+        and (indent is None or indent.is_identity)
+        and not doc.has_crlf
+    )
+
+
+def _is_inside_one_line(doc: Document, first: Match, old: str, new: str, start: int) -> bool:
+    """Whether the write is a plain splice of one line of text inside one line:
+    ``new`` is then that line with old's places replaced (no line to re-indent,
+    since the matches start after the line's own text)."""
+    return (
+        first.level == Level.EXACT
+        and not first.fragment
+        and first.start != start
+        and "\n" not in old
+        and "\n" not in new
+        and not doc.has_crlf
+    )
+
+
+def _one_line_splice(
+    doc: Document, region: tuple[int, int], matches: Sequence[Match], old: str, new: str
+) -> Replacement:
+    """``build`` for exact matches inside one line by one-line text."""
+    start, end = region
+    line_old = doc.view[start:end]
+    _, line_new = splice(doc.view, region, matches, old, new)
+    tag: Tag = "equal" if line_new == line_old else "replace"
+    text = line_new if tag == "equal" or line_new.strip() else ""
+    return Replacement(start, end, text, False, ((tag, 0, 1, 0, 1),))
+
+
+def _plain_splice(
+    doc: Document,
+    region: tuple[int, int],
+    old_lines: list[str],
+    new: tuple[list[str], bool],
+    last: Match,
+) -> Replacement:
+    """``build`` for a plain splice: the lines old and new share are the
+    file's own already; a changed line is written as the model wrote it,
+    blank ones emptied (as ``_rewrite`` does)."""
+    start, end = region
+    new_lines, new_ends_with_newline = new
+    if len(old_lines) != doc.view.count("\n", start, end) + 1 - last.ends_line:
+        raise AssertionError("matched lines and quoted lines differ in number")
+    opcodes = line_opcodes(old_lines, new_lines)
+    out: list[str] = []
+    for tag, _i1, _i2, j1, j2 in opcodes:
+        if tag == "equal":
+            out.extend(new_lines[j1:j2])
+        else:
+            out.extend(line if line.strip() else "" for line in new_lines[j1:j2])
+    if end == len(doc.view) and not doc.view.endswith("\n"):
+        # A file without a final newline stays without one.
+        new_ends_with_newline = False
+    text = "\n".join(out) + ("\n" if new_ends_with_newline and out else "")
     return Replacement(start, end, text, last.ends_line, tuple(opcodes))
 
 

@@ -13,7 +13,6 @@ deletes or touches twice.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 
 from .document import Document
@@ -21,7 +20,6 @@ from .line_diff import Opcode, line_opcodes, merged
 from .replacement import Replacement
 
 CONTEXT = 3
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
 @dataclass(frozen=True)
@@ -90,6 +88,8 @@ def _aligned(
     """The line diff of a replacement: the one it was written from, with the
     lines it changed compared again as written (drift undone, a changed line
     may be the file's own again); a fresh one when there is none to start from."""
+    if len(old_lines) == 1 == len(new_lines):
+        return line_opcodes(old_lines, new_lines)  # one line for one: whatever was written
     if not written or written[-1][2] != len(old_lines) or written[-1][4] != len(new_lines):
         return line_opcodes(old_lines, new_lines)
     opcodes: list[Opcode] = []
@@ -178,15 +178,7 @@ def _group_diff(doc: Document, group: list[_Region]) -> list[str]:
     new_window += after
     old_offset = first.old_start - len(before) - 1
     new_offset = first.new_start - len(before) - 1
-    out = []
-    for line in _unified(old_window, new_window, merged(opcodes)):
-        match = _HUNK.match(line)
-        if match:
-            a, b, c, d = match.groups()
-            out.append(f"@@ -{int(a) + old_offset},{b or 1} +{int(c) + new_offset},{d or 1} @@\n")
-        else:
-            out.append(line + "\n")
-    return out
+    return _unified(old_window, new_window, merged(opcodes), (old_offset, new_offset))
 
 
 class _Known(difflib.SequenceMatcher[str]):
@@ -200,34 +192,36 @@ class _Known(difflib.SequenceMatcher[str]):
         return list(self._known)
 
 
-def _unified(old: list[str], new: list[str], opcodes: list[Opcode]) -> list[str]:
-    """The hunks ``difflib.unified_diff(old, new, lineterm="", n=CONTEXT)`` prints
-    (file headers left out), for a diff with these opcodes."""
+def _unified(
+    old: list[str], new: list[str], opcodes: list[Opcode], offsets: tuple[int, int]
+) -> list[str]:
+    """The hunks ``difflib.unified_diff(old, new, n=CONTEXT)`` prints (file
+    headers left out), for a diff with these opcodes, each line ending in a
+    newline; ``offsets`` are added to the line numbers of the hunk headers,
+    which always give the length."""
     out = []
     for group in _Known(opcodes).get_grouped_opcodes(CONTEXT):
         first, last = group[0], group[-1]
-        old_range = _range(first[1], last[2])
-        new_range = _range(first[3], last[4])
-        out.append(f"@@ -{old_range} +{new_range} @@")
+        old_range = _range(first[1], last[2], offsets[0])
+        new_range = _range(first[3], last[4], offsets[1])
+        out.append(f"@@ -{old_range} +{new_range} @@\n")
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
-                out += [" " + line for line in old[i1:i2]]
+                out += [f" {line}\n" for line in old[i1:i2]]
                 continue
             if tag in {"replace", "delete"}:
-                out += ["-" + line for line in old[i1:i2]]
+                out += [f"-{line}\n" for line in old[i1:i2]]
             if tag in {"replace", "insert"}:
-                out += ["+" + line for line in new[j1:j2]]
+                out += [f"+{line}\n" for line in new[j1:j2]]
     return out
 
 
-def _range(start: int, stop: int) -> str:
-    """A hunk's range as ``difflib`` writes it."""
+def _range(start: int, stop: int, offset: int) -> str:
+    """A hunk's range as ``difflib`` writes it (the length always given), moved by ``offset``."""
     beginning, length = start + 1, stop - start
-    if length == 1:
-        return str(beginning)
     if not length:
         beginning -= 1
-    return f"{beginning},{length}"
+    return f"{beginning + offset},{length}"
 
 
 def _line_after(doc: Document, region: _Region) -> int:

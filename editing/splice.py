@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import indentation, punctuation
-from .document import Document, Line
+from .document import Document
 from .indentation import IndentMap
 from .matcher import Level, Match
 
@@ -81,7 +81,7 @@ def one_line_indent(
     new: str,
     *,
     start: int,
-    file_lines: list[Line],
+    first_line: str,
 ) -> IndentMap | None:
     """How new lines after the first are indented when old is one line quoted
     from its indentation on: like the file's line (None: as the model wrote them).
@@ -92,7 +92,7 @@ def one_line_indent(
     first = matches[0]
     loose = first.level == Level.PUNCTUATION
     prefix = doc.view[start : first.start]
-    file_indent = indentation.leading(file_lines[0].text)
+    file_indent = indentation.leading(first_line)
     # A fragment's match starts after its blanks; an exact one includes them.
     matched_lead = "" if first.fragment else indentation.leading(old)
     old_lead = indent_of(old, loose=loose)

@@ -133,6 +133,9 @@ class PatchStream:
             self._error = error
 
     def _dispatch(self, line: str) -> None:
+        if self._is_plain_chunk_line(line):
+            self._update_line(line)
+            return
         stripped = line.strip()
         in_body = self._state in (_State.BODY, _State.ADD, _State.UPDATE)
         if in_body and line.rstrip() == self._terminator:
@@ -150,6 +153,16 @@ class PatchStream:
             self._update_line(line)
         elif stripped:
             self._fail(self._number, messages.EXPECTED_OP.format(line=stripped))
+
+    def _is_plain_chunk_line(self, line: str) -> bool:
+        """Whether the line is what most lines of a patch are, a chunk line that
+        no marker or end can be (the checks below would all come to that)."""
+        return (
+            self._state is _State.UPDATE
+            and line[:1] in (CONTEXT, REMOVED, ADDED)
+            and not line.lstrip().startswith("***")
+            and (self._terminator is None or line.rstrip() != self._terminator)
+        )
 
     def _start(self, stripped: str) -> None:
         stripped = stripped.removeprefix(BOM).strip()
