@@ -3,9 +3,10 @@
 What the session, the call runner, the overlay, the views, the command
 runner and the review tell the model: nudges, refusals of a call, notes
 with the next task. The system prompt is ``prompt.txt``; each tool's
-description is its ``tools/<name>.json``; the engine's own refusals are
-``editing.messages``. Tests pin these texts (and a snapshot pins the first
-request); change them here and in the tests together.
+description is its ``tools/<name>.json``; what the tools themselves return
+(results, refusals, notes on an output) is ``agent.tools.messages``; the
+engine's own refusals are ``editing.messages``. Tests pin these texts (and a
+snapshot pins the first request); change them here and in the tests together.
 """
 
 from __future__ import annotations

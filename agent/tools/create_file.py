@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..workspace import FileExists
+from . import messages
 from .base import ToolResult, load_spec
 from .context import ToolContext
 from .staging import Change, stage
@@ -19,14 +20,12 @@ class CreateFile:
     async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         relative = ctx.overlay.writable(args["path"])
         if ctx.overlay.exists(relative):
-            raise FileExists(
-                f"{relative} already exists. Change it with edit, multi_edit or apply_patch; "
-                "view it first."
-            )
+            raise FileExists(messages.FILE_EXISTS.format(path=relative))
         content = args["content"]
         stage(ctx, args["description"], [Change(relative, content)])
         lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
-        return ToolResult(f"Created {relative} ({lines} lines).", summary=f"Created {relative}")
+        text = messages.CREATED.format(path=relative, lines=lines)
+        return ToolResult(text, summary=f"Created {relative}")
 
 
 TOOL = CreateFile()

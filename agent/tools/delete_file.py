@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import messages
 from .base import ToolResult, load_spec
 from .context import ToolContext
 from .staging import Change, stage
@@ -19,7 +20,7 @@ class DeleteFile:
         relative = ctx.overlay.writable(args["path"])
         ctx.overlay.read(relative)  # refuses a missing or non-text file
         stage(ctx, args["description"], [Change(relative, None, touched=[])])
-        return ToolResult(f"Deleted {relative}.", summary=f"Deleted {relative}")
+        return ToolResult(messages.DELETED.format(path=relative), summary=f"Deleted {relative}")
 
 
 TOOL = DeleteFile()

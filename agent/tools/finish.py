@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import messages
 from .base import ToolResult, load_spec
 from .context import ToolContext
 
@@ -15,7 +16,7 @@ class Finish:
         return "Finishing"
 
     async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
-        return ToolResult("Task finished.", summary=args["summary"].strip(), ends_task=True)
+        return ToolResult(messages.FINISHED, summary=args["summary"].strip(), ends_task=True)
 
 
 TOOL = Finish()

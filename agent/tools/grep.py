@@ -37,6 +37,7 @@ from typing import Any, ClassVar
 
 from ..model import ToolSpec
 from ..workspace import ToolError
+from . import messages
 from .base import ToolResult, load_spec
 from .context import ToolContext
 from .list_files import Scope, count, path_key
@@ -126,10 +127,11 @@ class Grep:
                 changed.add(search(relative, texts[relative], regex, context))
         matches, files = disk.matches + changed.matches, disk.files + changed.files
         if not matches:
-            return ToolResult(f"No matches for {query.pattern!r} in {scope.where}.", "no matches")
+            text = messages.NO_MATCHES.format(pattern=query.pattern, where=scope.where)
+            return ToolResult(text, summary="no matches")
         hits = sorted([*disk.hits, *changed.hits], key=lambda h: path_key(h.path))
         summary = f"{count(matches, 'match', 'matches')} in {count(files, 'file')}"
-        return ToolResult(render(hits, matches, context), summary)
+        return ToolResult(render(hits, matches, context), summary=summary)
 
 
 # -- Python -------------------------------------------------------------------
@@ -183,14 +185,8 @@ def _compile(query: Query, ripgrep_accepted: bool = False) -> re.Pattern[str]:
     try:
         return re.compile(query.pattern, re.IGNORECASE if query.ignore_case else 0)
     except re.error as error:
-        if ripgrep_accepted:
-            message = (
-                f"ripgrep accepts {query.pattern!r}, but open and changed files are searched "
-                f"with Python's re, which does not: {error}. Write it in syntax both accept."
-            )
-        else:
-            message = f"Invalid regular expression {query.pattern!r}: {error}."
-        raise BadPattern(message) from None
+        text = messages.ONLY_RIPGREP_ACCEPTS if ripgrep_accepted else messages.BAD_PATTERN
+        raise BadPattern(text.format(pattern=query.pattern, error=error)) from None
 
 
 # -- ripgrep ------------------------------------------------------------------
@@ -226,8 +222,11 @@ async def ripgrep(
         errors = (await stderr).decode("utf-8", "replace").strip().removeprefix("rg: ")
     if not finished:
         if "regex" in errors:
-            raise BadPattern(f"Invalid regular expression {query.pattern!r}: {errors}")
-        raise ToolError(f"ripgrep failed: {errors or f'exit code {process.returncode}'}")
+            raise BadPattern(
+                messages.RIPGREP_BAD_PATTERN.format(pattern=query.pattern, errors=errors)
+            )
+        errors = errors or messages.RIPGREP_EXIT_CODE.format(code=process.returncode)
+        raise ToolError(messages.RIPGREP_FAILED.format(errors=errors))
     return found
 
 
@@ -301,7 +300,7 @@ def render(hits: list[FileHits], total: int, context: int) -> str:
         blocks.append("\n".join(lines))
     text = ("\n\n" if context else "\n").join(blocks)
     if total > shown:
-        text += f"\n\n{total - shown} more matches not shown; narrow the pattern or path."
+        text += "\n\n" + messages.MORE_MATCHES.format(count=total - shown)
     return text
 
 

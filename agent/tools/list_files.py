@@ -29,7 +29,9 @@ from typing import Any
 
 from pathspec import GitIgnoreSpec
 
+from ..messages import NO_SUCH_FILE
 from ..workspace import FileMissing, NotATextFile, Overlay, ToolError
+from . import messages
 from .base import ToolResult, load_spec
 from .context import ToolContext
 
@@ -61,24 +63,23 @@ class Scope:
             try:
                 spec = GitIgnoreSpec.from_lines([glob])
             except (ValueError, re.error) as error:
-                raise BadGlob(f"Invalid glob {glob!r}: {error}.") from None
+                raise BadGlob(messages.BAD_GLOB.format(glob=glob, error=error)) from None
             scope = cls(start, glob, spec.match_file)
         if start != "." and not overlay.exists(start) and not cls(start).texts(overlay):
-            raise FileMissing(f"{start} does not exist. Find files with list_files or grep.")
+            raise FileMissing(NO_SUCH_FILE.format(path=start))
         target = overlay.root / start
         if target.exists() and not (target.is_dir() or target.is_file()):
             # a FIFO, a device or a socket: reading it could block forever
-            raise NotATextFile(
-                f"{start} is not a regular file or folder (a FIFO, device or socket); it "
-                "cannot be listed or searched."
-            )
+            raise NotATextFile(messages.NOT_LISTABLE.format(path=start))
         return scope
 
     @property
     def where(self) -> str:
         """The scope in words, for messages: "src (files matching '*.py')"."""
-        folder = "the workspace" if self.start == "." else self.start
-        return f"{folder} (files matching {self.glob!r})" if self.glob else folder
+        folder = messages.WHOLE_WORKSPACE if self.start == "." else self.start
+        if not self.glob:
+            return folder
+        return messages.SCOPE_WITH_GLOB.format(folder=folder, glob=self.glob)
 
     def covers(self, relative: str) -> bool:
         inside = self.start in (".", relative) or relative.startswith(f"{self.start}/")
@@ -279,17 +280,15 @@ class ListFiles:
         # disk is in order and holds none of texts: sorting the two is quick
         files = sorted([*disk, *texts], key=path_key)
         if not files:
-            return ToolResult(f"No files in {scope.where}.", summary="0 files")
+            return ToolResult(messages.NO_FILES.format(where=scope.where), summary="0 files")
         marks = {
-            relative: " (new)" if before is None else " (modified)"
+            relative: messages.MARK_NEW if before is None else messages.MARK_MODIFIED
             for relative, before, after in overlay.changed()
             if after is not None
         }
         lines = [relative + marks.get(relative, "") for relative in files[:MAX_FILES]]
         if len(files) > MAX_FILES:
-            lines.append(
-                f"{len(files) - MAX_FILES} more files not listed; narrow with path or glob."
-            )
+            lines.append(messages.MORE_FILES.format(count=len(files) - MAX_FILES))
         return ToolResult("\n".join(lines), summary=count(len(files), "file"))
 
 

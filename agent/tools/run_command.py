@@ -20,6 +20,7 @@ from ..command_guard import paths_outside, writing_option
 from ..command_line import is_allowed, parse_command
 from ..sandbox import Sandbox
 from ..workspace import ToolError
+from . import messages
 from .base import ToolResult, load_spec
 from .context import Approval, CommandRequest, CommandResult, ToolContext
 
@@ -48,10 +49,7 @@ class RunCommand:
     async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         argv = parse_command(args["command"])
         if ctx.runner is None:
-            raise CommandsUnavailable(
-                "Commands cannot run here (there is no workspace copy to run them in); "
-                "continue without running it."
-            )
+            raise CommandsUnavailable(messages.NO_RUNNER)
         shown = shlex.join(argv)
         sandbox = ctx.runner.sandbox(ctx.settings)
         why = _why_ask(argv, ctx, sandbox)
@@ -60,10 +58,7 @@ class RunCommand:
             request = CommandRequest(argv, why, sandbox.contained, containment)
             decision = await ctx.approve(request)
             if decision is Approval.DENY:
-                raise CommandDeclined(
-                    f"The user declined to run `{shown}`. Continue without it, or ask the "
-                    "user to run it and tell you the result."
-                )
+                raise CommandDeclined(messages.DECLINED.format(command=shown))
             if decision is Approval.ALWAYS and request.may_always:
                 ctx.always_allowed.add(tuple(argv))
         limit = ctx.settings.command_timeout
@@ -86,11 +81,8 @@ def _why_ask(argv: list[str], ctx: ToolContext, sandbox: Sandbox) -> str | None:
     if not sandbox.contained:
         outside = paths_outside(argv, ctx.overlay.root, [])
         if outside:
-            raise OutsideWorkspace(
-                f"`{shlex.join(argv)}` would read {outside[0]!r}, outside the workspace. "
-                "Commands may only read files in the workspace: give a path relative to its "
-                "root."
-            )
+            command = shlex.join(argv)
+            raise OutsideWorkspace(messages.READS_OUTSIDE.format(command=command, path=outside[0]))
         return f"there is no sandbox: {sandbox.why}"
     if not is_allowed(argv, ctx.settings.command_allowlist):
         return "it is not on the allowlist"
@@ -101,15 +93,15 @@ def _why_ask(argv: list[str], ctx: ToolContext, sandbox: Sandbox) -> str | None:
 
 
 def _text(shown: str, result: CommandResult, timeout: float) -> str:
-    lines = [f"$ {shown}"]
+    lines = [messages.COMMAND_LINE.format(command=shown)]
     if result.output.strip():
         lines.append(result.output.rstrip())
     if result.exit_code is None:
-        lines.append(f"[stopped after {timeout:g} s: timeout]")
+        lines.append(messages.COMMAND_TIMED_OUT.format(timeout=timeout))
     elif result.exit_code < 0:
-        lines.append(f"[killed by signal {-result.exit_code}]")
+        lines.append(messages.COMMAND_KILLED.format(signal=-result.exit_code))
     else:
-        lines.append(f"[exit code {result.exit_code}]")
+        lines.append(messages.COMMAND_EXITED.format(code=result.exit_code))
     return "\n".join(lines)
 
 

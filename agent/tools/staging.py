@@ -9,6 +9,7 @@ from editing import Edit, EditError, Level, apply_edits
 
 from ..views import Span, touched_spans
 from ..workspace import ToolError
+from . import messages
 from .base import ToolResult
 from .context import ToolContext
 
@@ -57,7 +58,7 @@ def stage(ctx: ToolContext, description: str, changes: Sequence[Change]) -> None
         if stale:
             raise refuse(ctx, change.path, stale)
     for change in changes:
-        label = description.strip() or "(no description)"
+        label = description.strip() or messages.NO_DESCRIPTION
         ctx.overlay.stage(change.path, change.after, label, change.touched)
         ctx.views.succeeded(change.path, change.after)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..views import numbered
+from . import messages
 from .base import ToolResult, load_spec
 from .context import ToolContext
 
@@ -28,23 +29,23 @@ class ViewFile:
         last = min(total, args.get("end_line") or total, first + limit - 1)
         ctx.views.saw(relative, text)
         if total == 0:
-            return ToolResult(f"{relative} is empty.", summary=f"Read {relative}")
+            return ToolResult(messages.EMPTY_FILE.format(path=relative), summary=f"Read {relative}")
         if first > total:
             return ToolResult(
-                f"{relative} has {total} lines; line {first} is past the end.",
+                messages.PAST_THE_END.format(path=relative, total=total, first=first),
                 summary=f"Read {relative}",
             )
         shown = [_clip(line) for line in lines[first - 1 : last]]
         out = [numbered(shown, first)]
         if last < total:
-            out.append(f"[{total - last} more lines: view with start_line={last + 1} to see them]")
+            out.append(messages.MORE_LINES.format(count=total - last, next=last + 1))
         return ToolResult("\n".join(out), summary=f"Read {relative} ({first}-{last} of {total})")
 
 
 def _clip(line: str) -> str:
     if len(line) <= MAX_LINE_CHARS:
         return line
-    return line[:MAX_LINE_CHARS] + f" [line cut: {len(line) - MAX_LINE_CHARS} more characters]"
+    return line[:MAX_LINE_CHARS] + messages.LINE_CUT.format(count=len(line) - MAX_LINE_CHARS)
 
 
 TOOL = ViewFile()
