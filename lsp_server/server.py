@@ -17,6 +17,7 @@ from pygls.protocol.language_server import lsp_method
 from . import __version__
 from . import code_actions as review_commands
 from .ask import BadArguments, parse_ask
+from .capabilities import reviews_itself
 from .controller import Controller
 
 log = logging.getLogger(__name__)
@@ -25,6 +26,7 @@ CONFIG_SECTION = "surehand"
 ASK, CANCEL, RESET, STATUS = "surehand.ask", "surehand.cancel", "surehand.reset", "surehand.status"
 FIX_THIS = "Ask surehand to fix this"
 REVIEWED = "surehand/reviewed"  # a rich client's per-hunk decisions on the last proposal
+REVIEW_COMMANDS = frozenset(review_commands.COMMANDS)  # the non-modal review's
 
 
 class Protocol(LanguageServerProtocol):
@@ -42,6 +44,19 @@ class Protocol(LanguageServerProtocol):
         if isinstance(server, SurehandServer):
             server.controller.tasks.cancel_request(msg_id)
         super()._handle_cancel_notification(msg_id)
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(
+        self, params: types.InitializeParams
+    ) -> Generator[Any, Any, types.InitializeResult]:
+        """pygls's initialize; a client that reviews proposals itself is not offered
+        the non-modal review's commands, which it would never need and which the VS
+        Code extension has commands of its own by the same names."""
+        result = yield from super().lsp_initialize(params)
+        provider = result.capabilities.execute_command_provider
+        if provider is not None and reviews_itself(params.capabilities.experimental):
+            provider.commands = [c for c in provider.commands if c not in REVIEW_COMMANDS]
+        return result
 
     @lsp_method(types.SHUTDOWN)
     def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:

@@ -71,6 +71,7 @@ class Editor:
     closing: asyncio.Event = field(default_factory=asyncio.Event)  # ... until the editor closes
     before_apply: list[Any] = field(default_factory=list)  # callbacks run as an edit arrives
     encoding: str = types.PositionEncodingKind.Utf16
+    server_capabilities: types.ServerCapabilities | None = None  # the initialize answer's
     steps: list[dict[str, Any]] = field(default_factory=list)  # surehand/step notifications
     outcomes: list[dict[str, Any]] = field(default_factory=list)  # surehand/outcome
 
@@ -267,6 +268,7 @@ async def start(
         )
     )
     editor.encoding = result.capabilities.position_encoding or types.PositionEncodingKind.Utf16
+    editor.server_capabilities = result.capabilities
     return editor
 
 

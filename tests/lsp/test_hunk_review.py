@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
+from lsp_server import code_actions
 from tests.lsp.editor import Editor, Editors, ask, command, wait_until
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit, task_sent
@@ -429,3 +430,20 @@ async def test_cancelling_while_an_approval_waits_cancels_the_task(
     await command(editor.client, "surehand.status")
     assert shown(editor, "calc.py") == []
     assert len(openai_server.completions) == 1, "the task did not go on"
+
+
+@pytest.mark.parametrize(("flavour", "offered"), [("neovim", True), ("vscode", False)])
+async def test_the_review_commands_are_offered_only_to_clients_without_their_own_review(
+    editors: Editors, flavour: str, offered: bool
+):
+    """VS Code's extension has its own ``surehand.review.*`` commands: offered the
+    server's by the same names, the client would fail to register them and stop."""
+    editor = await editors.open(flavour)
+
+    assert editor.server_capabilities is not None
+    provider = editor.server_capabilities.execute_command_provider
+    assert provider is not None
+    commands = set(provider.commands)
+    assert {"surehand.ask", "surehand.cancel", "surehand.reset", "surehand.status"} <= commands
+    assert (set(code_actions.COMMANDS) <= commands) is offered
+    assert not (set(code_actions.COMMANDS) & commands) or offered
