@@ -155,7 +155,49 @@ def _unified_diff(doc: Document, regions: list[_Region], path: str, new_path: st
     return "".join(out)
 
 
+_ONE_FOR_ONE: list[Opcode] = [("replace", 0, 1, 0, 1)]
+
+
 def _group_diff(doc: Document, group: list[_Region]) -> list[str]:
+    if all(region.opcodes == _ONE_FOR_ONE for region in group):
+        return _line_swaps_diff(doc, group)
+    return _windowed_diff(doc, group)
+
+
+def _line_swaps_diff(doc: Document, group: list[_Region]) -> list[str]:
+    """The hunk ``_windowed_diff`` writes for a group whose regions each
+    change one line into another (each match of a one-line ``replace_all``),
+    written in one pass: the group is one hunk (no gap in it is longer than
+    twice the context), each run of neighbouring changed lines its old lines
+    then its new ones."""
+    first, last = group[0], group[-1]
+    before = _lines_before(doc.view, first.replacement.start, CONTEXT)
+    after = _lines_after(doc.view, _line_after(doc, last), CONTEXT)
+    body = [f" {line}\n" for line in before]
+    removed: list[str] = []
+    added: list[str] = []
+    end = 0  # view offset of the line after the previous region
+    for region in group:
+        if removed and region.replacement.start != end:
+            body += removed
+            body += added
+            removed, added = [], []
+        if region is not first:
+            body += [f" {line}\n" for line in _lines(doc.view[end : region.replacement.start])]
+        removed.append(f"-{region.old_lines[0]}\n")
+        added.append(f"+{region.new_lines[0]}\n")
+        end = _line_after(doc, region)
+    body += removed
+    body += added
+    body += [f" {line}\n" for line in after]
+    old_length = last.old_start - first.old_start + 1 + len(before) + len(after)
+    new_length = old_length + last.new_start - first.new_start - last.old_start + first.old_start
+    old_range = f"{first.old_start - len(before)},{old_length}"
+    new_range = f"{first.new_start - len(before)},{new_length}"
+    return [f"@@ -{old_range} +{new_range} @@\n", *body]
+
+
+def _windowed_diff(doc: Document, group: list[_Region]) -> list[str]:
     first, last = group[0], group[-1]
     before = _lines_before(doc.view, first.replacement.start, CONTEXT)
     after = _lines_after(doc.view, _line_after(doc, last), CONTEXT)
