@@ -47,7 +47,7 @@ class Level(IntEnum):
         return self.name.lower().replace("_", " ")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Match:
     """One place the quoted text matched: ``view[start:end]``.
 

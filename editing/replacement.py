@@ -28,7 +28,7 @@ from .matcher import Level, Match
 from .splice import one_line_indent, outer_blanks, splice
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Replacement:
     """``view[start:end]`` becomes ``text`` (already in the file's own terms).
 

@@ -22,7 +22,7 @@ from .replacement import Replacement
 CONTEXT = 3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LineRange:
     """Lines ``start``..``end`` (1-based, inclusive) of the new text; empty when end < start."""
 
@@ -30,7 +30,7 @@ class LineRange:
     end: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Region:
     replacement: Replacement
     old_start: int  # 1-based line number in the old text
