@@ -74,12 +74,28 @@ def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
     for rep in sorted(replacements, key=lambda r: r.start):
         line += doc.view.count("\n", counted_to, rep.start)
         counted_to = rep.start
-        old_lines = _old_lines(doc.view, rep)
-        new_lines = _new_lines(rep)
-        opcodes = _aligned(old_lines, new_lines, rep.opcodes)
+        if _is_line_swap(doc.view, rep):
+            # One line's text for another (each line of a one-line replace_all).
+            old_lines, new_lines = [doc.view[rep.start : rep.end]], [rep.text]
+            opcodes = line_opcodes(old_lines, new_lines)
+        else:
+            old_lines = _old_lines(doc.view, rep)
+            new_lines = _new_lines(rep)
+            opcodes = _aligned(old_lines, new_lines, rep.opcodes)
         regions.append(_Region(rep, line, old_lines, line + shift, new_lines, opcodes))
         shift += len(new_lines) - len(old_lines)
     return regions
+
+
+def _is_line_swap(view: str, rep: Replacement) -> bool:
+    """Whether ``rep`` puts one line's text (no newline) in place of another's."""
+    return (
+        not rep.ends_line
+        and rep.start != rep.end
+        and "\n" not in rep.text
+        and "\r" not in rep.text
+        and view.find("\n", rep.start, rep.end) < 0
+    )
 
 
 def _aligned(

@@ -298,8 +298,12 @@ def test_compact_text_is_the_text_split_at_blanks(text: str) -> None:
 
 @contextmanager
 def _general_report() -> Iterator[None]:
-    """Every hunk of the report written from its window's opcodes (the reference)."""
-    with patch.object(report, "_group_diff", report._windowed_diff):
+    """Every region of the report read and aligned, every hunk written from its
+    window's opcodes (the reference)."""
+    with (
+        patch.object(report, "_group_diff", report._windowed_diff),
+        patch.object(report, "_is_line_swap", lambda *_: False),
+    ):
         yield
 
 
