@@ -47,7 +47,7 @@ class Level(IntEnum):
         return self.name.lower().replace("_", " ")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Match:
     """One place the quoted text matched: ``view[start:end]``.
 
@@ -250,9 +250,14 @@ def _find_exact(doc: Document, old: str, first: int, last: int | None) -> Iterat
     view = doc.view
     blank_start = old[0] in " \t"
     ends_line = old.endswith("\n")
-    for start in _occurrences(view, old, first, last):
+    size, exact = len(old), Level.EXACT
+    # ``_occurrences`` written out: one generator per match found, not two.
+    stop = len(view) if last is None else min(len(view), last + size)
+    start = view.find(old, first, stop)
+    while start >= 0:
         if not (blank_start and _inside_indentation(view, start)):
-            yield Match(start, start + len(old), Level.EXACT, ends_line=ends_line)
+            yield Match(start, start + size, exact, None, False, ends_line)
+        start = view.find(old, start + 1, stop)
     body = old[:-1]
     if ends_line and body.strip() and not view.endswith("\n") and view.endswith(body):
         start = len(view) - len(body)

@@ -28,7 +28,7 @@ from .matcher import Level, Match
 from .splice import one_line_indent, outer_blanks, splice
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Replacement:
     """``view[start:end]`` becomes ``text`` (already in the file's own terms).
 
@@ -144,8 +144,18 @@ def _one_line_splice(
 ) -> Replacement:
     """``build`` for exact matches inside one line by one-line text."""
     start, end = region
-    line_old = doc.view[start:end]
-    _, line_new = splice(doc.view, region, matches, old, new)
+    view = doc.view
+    line_old = view[start:end]
+    if any(match.fragment for match in matches):
+        _, line_new = splice(view, region, matches, old, new)
+    else:  # old's places are the matches themselves: ``splice`` written out
+        parts: list[str] = []
+        cursor = start
+        for match in matches:
+            parts += (view[cursor : match.start], new)
+            cursor = match.end
+        parts.append(view[cursor:end])
+        line_new = "".join(parts)
     tag: Tag = "equal" if line_new == line_old else "replace"
     text = line_new if tag == "equal" or line_new.strip() else ""
     return Replacement(start, end, text, False, ((tag, 0, 1, 0, 1),))

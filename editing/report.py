@@ -22,7 +22,7 @@ from .replacement import Replacement
 CONTEXT = 3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LineRange:
     """Lines ``start``..``end`` (1-based, inclusive) of the new text; empty when end < start."""
 
@@ -30,7 +30,7 @@ class LineRange:
     end: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Region:
     replacement: Replacement
     old_start: int  # 1-based line number in the old text
@@ -74,12 +74,28 @@ def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
     for rep in sorted(replacements, key=lambda r: r.start):
         line += doc.view.count("\n", counted_to, rep.start)
         counted_to = rep.start
-        old_lines = _old_lines(doc.view, rep)
-        new_lines = _new_lines(rep)
-        opcodes = _aligned(old_lines, new_lines, rep.opcodes)
+        if _is_line_swap(doc.view, rep):
+            # One line's text for another (each line of a one-line replace_all).
+            old_lines, new_lines = [doc.view[rep.start : rep.end]], [rep.text]
+            opcodes = line_opcodes(old_lines, new_lines)
+        else:
+            old_lines = _old_lines(doc.view, rep)
+            new_lines = _new_lines(rep)
+            opcodes = _aligned(old_lines, new_lines, rep.opcodes)
         regions.append(_Region(rep, line, old_lines, line + shift, new_lines, opcodes))
         shift += len(new_lines) - len(old_lines)
     return regions
+
+
+def _is_line_swap(view: str, rep: Replacement) -> bool:
+    """Whether ``rep`` puts one line's text (no newline) in place of another's."""
+    return (
+        not rep.ends_line
+        and rep.start != rep.end
+        and "\n" not in rep.text
+        and "\r" not in rep.text
+        and view.find("\n", rep.start, rep.end) < 0
+    )
 
 
 def _aligned(
@@ -155,7 +171,49 @@ def _unified_diff(doc: Document, regions: list[_Region], path: str, new_path: st
     return "".join(out)
 
 
+_ONE_FOR_ONE: list[Opcode] = [("replace", 0, 1, 0, 1)]
+
+
 def _group_diff(doc: Document, group: list[_Region]) -> list[str]:
+    if all(region.opcodes == _ONE_FOR_ONE for region in group):
+        return _line_swaps_diff(doc, group)
+    return _windowed_diff(doc, group)
+
+
+def _line_swaps_diff(doc: Document, group: list[_Region]) -> list[str]:
+    """The hunk ``_windowed_diff`` writes for a group whose regions each
+    change one line into another (each match of a one-line ``replace_all``),
+    written in one pass: the group is one hunk (no gap in it is longer than
+    twice the context), each run of neighbouring changed lines its old lines
+    then its new ones."""
+    first, last = group[0], group[-1]
+    before = _lines_before(doc.view, first.replacement.start, CONTEXT)
+    after = _lines_after(doc.view, _line_after(doc, last), CONTEXT)
+    body = [f" {line}\n" for line in before]
+    removed: list[str] = []
+    added: list[str] = []
+    end = 0  # view offset of the line after the previous region
+    for region in group:
+        if removed and region.replacement.start != end:
+            body += removed
+            body += added
+            removed, added = [], []
+        if region is not first:
+            body += [f" {line}\n" for line in _lines(doc.view[end : region.replacement.start])]
+        removed.append(f"-{region.old_lines[0]}\n")
+        added.append(f"+{region.new_lines[0]}\n")
+        end = _line_after(doc, region)
+    body += removed
+    body += added
+    body += [f" {line}\n" for line in after]
+    old_length = last.old_start - first.old_start + 1 + len(before) + len(after)
+    new_length = old_length + last.new_start - first.new_start - last.old_start + first.old_start
+    old_range = f"{first.old_start - len(before)},{old_length}"
+    new_range = f"{first.new_start - len(before)},{new_length}"
+    return [f"@@ -{old_range} +{new_range} @@\n", *body]
+
+
+def _windowed_diff(doc: Document, group: list[_Region]) -> list[str]:
     first, last = group[0], group[-1]
     before = _lines_before(doc.view, first.replacement.start, CONTEXT)
     after = _lines_after(doc.view, _line_after(doc, last), CONTEXT)

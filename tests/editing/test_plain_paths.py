@@ -35,6 +35,7 @@ from editing import (
     matcher,
     punctuation,
     replacement,
+    report,
 )
 from editing.document import Document, Line
 from editing.errors import PatchParseError
@@ -293,3 +294,40 @@ def test_block_end_is_the_first_shallower_line(lines: list[str], width: int) -> 
 @given(st.text(st.sampled_from("ab \t\n\r\x0b\x0c\x1c\x1f\u00a0\u2003\u201c-")))
 def test_compact_text_is_the_text_split_at_blanks(text: str) -> None:
     assert applied._compact(text) == "".join(punctuation.fold(text).split())
+
+
+@contextmanager
+def _general_report() -> Iterator[None]:
+    """Every region of the report read and aligned, every hunk written from its
+    window's opcodes (the reference)."""
+    with (
+        patch.object(report, "_group_diff", report._windowed_diff),
+        patch.object(report, "_is_line_swap", lambda *_: False),
+    ):
+        yield
+
+
+@st.composite
+def line_swaps(draw: st.DrawFn) -> tuple[str, str, str, bool]:
+    """A ``replace_all`` (or a single edit) of one line's text in a file where it repeats."""
+    line_ending = draw(st.sampled_from(["\n", "\r\n"]))
+    lines = draw(
+        st.lists(st.sampled_from(["x = 1", "x = 1 or 0", "y", "", "  x = 1"]), max_size=30)
+    )
+    text = line_ending.join(lines) + draw(st.sampled_from(["", line_ending]))
+    old = draw(st.sampled_from(["x = 1", "x = 1\n", "1", "y\n", "y"]))
+    new = draw(st.sampled_from(["x = 1 or 0", "x = 2\n", "2", "z\n", "", "y\ny\n"]))
+    return text, old, new, draw(st.booleans())
+
+
+@EXAMPLES
+@given(st.one_of(line_swaps(), edits()))
+@example(("x = 1\nx = 1\ny\n", "x = 1", "x = 2", True))  # neighbouring lines: one run
+@example(("x = 1\n" + "y\n" * 7 + "x = 1\n", "x = 1", "x = 2", True))  # a gap of 7: two hunks
+@example(("x = 1\n" + "y\n" * 6 + "x = 1", "x = 1", "x = 2", True))  # a gap of 6: one hunk
+def test_a_report_of_line_swaps_is_the_general_report(edit: tuple[str, str, str, bool]) -> None:
+    text, old, new, replace_all = edit
+    fast = _edit_outcome(text, old, new, replace_all)
+    with _general_report():
+        general = _edit_outcome(text, old, new, replace_all)
+    assert fast == general
