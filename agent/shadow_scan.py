@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pathspec
 
+from .git_process import GitProcess
+
 LINKED_NAMES = frozenset({".venv", "venv", "node_modules", ".tox", ".nox"})
 PRIVATE_NAMES = frozenset({"target", "build", "dist"})
 SKIPPED_NAMES = frozenset(
@@ -192,33 +194,15 @@ class StatusQuery:
 
     def __init__(self, root: Path, prefix: str) -> None:
         self.prefix = prefix
-        argv = ["git", "--no-optional-locks", "-c", "core.quotePath=false", "status"]
+        argv = ["--no-optional-locks", "-c", "core.quotePath=false", "status"]
         argv += ["--porcelain=v2", "-z", "--branch", "--untracked-files=all"]
         argv += ["--ignored=matching", "--no-renames", "--ignore-submodules=all", "--", "."]
-        try:
-            self.process: subprocess.Popen[bytes] | None = subprocess.Popen(
-                argv,
-                cwd=root,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        except OSError:
-            self.process = None
+        self.git = GitProcess(root, *argv, seconds=GIT_SECONDS)
 
     def result(self) -> Status | None:
         """The status, None if git failed."""
-        if self.process is None:
-            return None
-        try:
-            out, _ = self.process.communicate(timeout=GIT_SECONDS)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.communicate()
-            return None
-        if self.process.returncode != 0:
-            return None
-        return _parse_status(out, self.prefix)
+        out = self.git.output()
+        return None if out is None else _parse_status(out, self.prefix)
 
 
 def repository_prefix(root: Path) -> str | None:

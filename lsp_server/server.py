@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Generator
+from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
 from lsprotocol import types
@@ -164,33 +164,14 @@ def create_server() -> SurehandServer:
     def status(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
         return controller.status()
 
-    @server.command(review_commands.ACCEPT)
-    async def review_accept(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
-        return await controller.review_command(review_commands.ACCEPT, arguments)
+    def review_handler(name: str) -> Callable[..., Awaitable[dict[str, Any]]]:
+        async def handle(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+            return await controller.review_command(name, arguments)
 
-    @server.command(review_commands.REJECT)
-    async def review_reject(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
-        return await controller.review_command(review_commands.REJECT, arguments)
+        return handle
 
-    @server.command(review_commands.ACCEPT_ALL)
-    async def review_accept_all(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
-        return await controller.review_command(review_commands.ACCEPT_ALL, arguments)
-
-    @server.command(review_commands.REJECT_ALL)
-    async def review_reject_all(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
-        return await controller.review_command(review_commands.REJECT_ALL, arguments)
-
-    @server.command(review_commands.NEXT)
-    async def review_next(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
-        return await controller.review_command(review_commands.NEXT, arguments)
-
-    @server.command(review_commands.SHOW_DIFF)
-    async def review_show_diff(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
-        return await controller.review_command(review_commands.SHOW_DIFF, arguments)
-
-    @server.command(review_commands.UNDO)
-    async def undo(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
-        return await controller.review_command(review_commands.UNDO, arguments)
+    for name in review_commands.COMMANDS:  # surehand.review.* and surehand.undo
+        server.command(name)(review_handler(name))
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,

@@ -29,6 +29,7 @@ from typing import Any
 
 from pathspec import GitIgnoreSpec
 
+from ..git_process import GitProcess
 from ..messages import NO_SUCH_FILE
 from ..workspace import FileMissing, NotATextFile, Overlay, ToolError
 from . import messages
@@ -136,10 +137,10 @@ def _git_files(root: Path, start: str) -> list[str] | None:
     if start != "." and _git(root, "check-ignore", "-q", "--", start) is not None:
         return None  # ignored, but named outright: walked, as ripgrep does
     staged, deleted, others = (
-        _GitListing(root, *args, "--", start)
+        _git_listing(root, *args, "--", start)
         for args in (("-s",), ("--deleted",), ("--others", "--exclude-standard"))
     )
-    listings = [staged.result(), deleted.result(), others.result()]
+    listings = [staged.output(), deleted.output(), others.output()]
     if any(listing is None for listing in listings):
         return None
     tracked, gone, untracked = (os.fsdecode(listing or b"").split("\0") for listing in listings)
@@ -160,28 +161,11 @@ def _git_files(root: Path, start: str) -> list[str] | None:
     return sorted(unique, key=path_key)
 
 
-class _GitListing:
-    """``git ls-files -z ARGS`` started now, read by ``result``."""
-
-    def __init__(self, root: Path, *args: str) -> None:
-        argv = ["git", "-c", "core.quotePath=false", "ls-files", "-z", *args]
-        try:
-            self.process: subprocess.Popen[bytes] | None = subprocess.Popen(
-                argv, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-            )
-        except OSError:
-            self.process = None
-
-    def result(self) -> bytes | None:
-        if self.process is None:
-            return None
-        try:
-            out, _ = self.process.communicate(timeout=GIT_SECONDS)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.communicate()
-            return None
-        return out if self.process.returncode == 0 else None
+def _git_listing(root: Path, *args: str) -> GitProcess:
+    """``git ls-files -z ARGS`` started now."""
+    return GitProcess(
+        root, "-c", "core.quotePath=false", "ls-files", "-z", *args, seconds=GIT_SECONDS
+    )
 
 
 def _git(root: Path, *args: str) -> bytes | None:
