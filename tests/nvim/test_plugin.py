@@ -14,14 +14,13 @@ import json
 import os
 import shutil
 import subprocess
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.lsp.editor import settings_for
+from tests.nvim.lua_run import run_lua, touch_when_asked
 from tests.nvim.test_neovim import NVIM, make_project
 from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
@@ -414,13 +413,7 @@ def test_server_killed_mid_task_is_told_and_the_next_ask_restarts_it(
     openai_server.add(Hang(seconds=5), Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
     asked = tmp_path / "asked"
 
-    def tell_when_asked() -> None:
-        deadline = time.monotonic() + 30
-        while not openai_server.completions and time.monotonic() < deadline:
-            time.sleep(0.05)
-        asked.touch()
-
-    threading.Thread(target=tell_when_asked, daemon=True).start()
+    touch_when_asked(openai_server, asked)
 
     seen = run_plugin(
         tmp_path,
@@ -456,26 +449,7 @@ def test_server_killed_mid_task_is_told_and_the_next_ask_restarts_it(
 
 def test_review_modules_and_the_protocol_examples(tmp_path: Path):
     """The pure modules (positions, shifting, deciding) and docs/protocol/examples agree."""
-    result = tmp_path / "unit.json"
-    assert NVIM is not None
-    done = subprocess.run(
-        [
-            NVIM,
-            "--headless",
-            "--clean",
-            "-l",
-            str(HERE / "review_unit.lua"),
-            str(PLUGIN),
-            str(EXAMPLES),
-            str(result),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.exists(), done.stderr
-    report = json.loads(result.read_text(encoding="utf-8"))
+    report = run_lua("review_unit.lua", EXAMPLES, result=tmp_path / "unit.json")
     assert report["failures"] == []
     assert report["checks"] > 40
 
@@ -656,13 +630,7 @@ def test_surehand_without_words_prompts_and_cancel_stops_the_task(
     openai_server.add(Hang(seconds=5))
     asked = tmp_path / "asked"
 
-    def tell_when_asked() -> None:
-        deadline = time.monotonic() + 30
-        while not openai_server.completions and time.monotonic() < deadline:
-            time.sleep(0.05)
-        asked.touch()
-
-    threading.Thread(target=tell_when_asked, daemon=True).start()
+    touch_when_asked(openai_server, asked)
 
     seen = run_plugin(
         tmp_path,

@@ -11,7 +11,6 @@ line break, which Neovim keeps as the 'eol' option, outside undo).
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.nvim.lua_run import run_lua
 from tests.nvim.test_neovim import NVIM
 
 HERE = Path(__file__).parent
@@ -79,27 +79,7 @@ def test_accepted_hunks_land_exactly_and_undo_one_by_one(
 ):
     cases_file, result_file = tmp_path / "cases.json", tmp_path / "result.json"
     cases_file.write_text(json.dumps(cases), encoding="utf-8")
-    result_file.unlink(missing_ok=True)
-    # Hypothesis reuses tmp_path across examples: a stale result must not pass.
-    assert NVIM is not None
-    done = subprocess.run(
-        [
-            NVIM,
-            "--headless",
-            "--clean",
-            "-l",
-            str(HERE / "apply_cases.lua"),
-            str(PLUGIN),
-            str(cases_file),
-            str(result_file),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result_file.exists(), done.stderr
-    results = json.loads(result_file.read_text(encoding="utf-8"))
+    results = run_lua("apply_cases.lua", cases_file, result=result_file)
     for c, r in zip(cases, results, strict=True):
         assert r["shown"] == c["text"], "the buffer holds the text as the server sees it"
         assert r["got"] == expected(c) == r["want"], c

@@ -12,7 +12,6 @@ as the typed text with exactly those hunks put in.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.nvim.lua_run import run_lua
 from tests.nvim.test_neovim import NVIM
 
 HERE = Path(__file__).parent
@@ -66,27 +66,7 @@ def test_typing_during_a_review_is_kept(tmp_path: Path, cases: list[dict[str, An
     work = tmp_path / "files"
     work.mkdir(exist_ok=True)
     cases_file.write_text(json.dumps(cases), encoding="utf-8")
-    result_file.unlink(missing_ok=True)  # tmp_path is shared by the examples
-    assert NVIM is not None
-    done = subprocess.run(
-        [
-            NVIM,
-            "--headless",
-            "--clean",
-            "-l",
-            str(HERE / "follow_cases.lua"),
-            str(PLUGIN),
-            str(work),
-            str(cases_file),
-            str(result_file),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result_file.exists(), done.stderr
-    results = json.loads(result_file.read_text(encoding="utf-8"))
+    results = run_lua("follow_cases.lua", work, cases_file, result=result_file)
     for c, r in zip(cases, results, strict=True):
         if not c["edits"]:
             continue  # nothing proposed: no review
