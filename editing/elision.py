@@ -122,7 +122,10 @@ def unpaired(old: str, new: str) -> list[str]:
     The n-th elision line of ``new`` pairs with the n-th of ``old``; any
     beyond ``old``'s count are unpaired.
     """
-    extra = markers(new)[len(markers(old)) :]
+    in_new = markers(new)
+    if not in_new:
+        return []  # the common case: then old's need not be looked for
+    extra = in_new[len(markers(old)) :]
     if not extra:
         return []
     new_lines = new.split("\n")

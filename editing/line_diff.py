@@ -18,6 +18,7 @@ import difflib
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
+from operator import lt
 from typing import Literal
 
 Tag = Literal["replace", "delete", "insert", "equal"]
@@ -53,15 +54,15 @@ def _opcodes(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode]
         tail += 1
     opcodes: list[Opcode] = [("equal", a1, a1 + head, b1, b1 + head)] if head else []
     m1, m2, n1, n2 = a1 + head, a2 - tail, b1 + head, b2 - tail
-    middle: list[Opcode] | None
-    if (m2 - m1) * (n2 - n1) <= _WHOLE:
-        middle = _difflib(old[m1:m2], new[n1:n2], autojunk=False)
+    cut = None if (m2 - m1) * (n2 - n1) <= _WHOLE else _anchored(old, new, (m1, m2, n1, n2))
+    if cut is not None:
+        opcodes += cut
     else:
-        middle = _anchored(old, new, (m1, m2, n1, n2))
-    if middle is None:
-        # No line to cut at: difflib with its popular-line heuristic stays near-linear.
-        middle = _difflib(old[m1:m2], new[n1:n2], autojunk=True)
-    opcodes += [(t, i1 + m1, i2 + m1, j1 + n1, j2 + n1) for t, i1, i2, j1, j2 in middle]
+        # Short, or no line to cut at: difflib (on a long middle with its
+        # popular-line heuristic, which stays near-linear).
+        long = (m2 - m1) * (n2 - n1) > _WHOLE
+        middle = _difflib(old[m1:m2], new[n1:n2], autojunk=long)
+        opcodes += [(t, i1 + m1, i2 + m1, j1 + n1, j2 + n1) for t, i1, i2, j1, j2 in middle]
     if tail:
         opcodes.append(("equal", a2 - tail, a2, b2 - tail, b2))
     return opcodes
@@ -78,8 +79,8 @@ def _difflib(old: Sequence[str], new: Sequence[str], *, autojunk: bool) -> list[
 
 
 def _anchored(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode] | None:
-    """The opcodes of a long middle cut at its unique common lines (offsets
-    relative to ``a1``/``b1``), or None when it has none."""
+    """The opcodes of a long middle cut at its unique common lines (at their
+    offsets), or None when it has none."""
     a1, a2, b1, b2 = span
     counts_old = Counter(old[a1:a2])
     counts_new = Counter(new[b1:b2])
@@ -93,18 +94,60 @@ def _anchored(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode
         for line, times in counts_old.items()
         if times == 1 and counts_new.get(line) == 1
     ]
-    anchors = _increasing(pairs)
+    seconds = [j for _, j in pairs]
+    # Most middles keep their unique lines in order: then they all are the anchors.
+    anchors = pairs if all(map(lt, seconds, seconds[1:])) else _increasing(pairs)
     if not anchors:
         return None
     opcodes: list[Opcode] = []
     i, j = a1, b1
-    for ai, bj in [*anchors, (a2, b2)]:
-        if (i, j) != (ai, bj):
-            opcodes += _opcodes(old, new, (i, ai, j, bj))
-        if ai < a2:
-            opcodes.append(("equal", ai, ai + 1, bj, bj + 1))
-        i, j = ai + 1, bj + 1
-    return [(t, i1 - a1, i2 - a1, j1 - b1, j2 - b1) for t, i1, i2, j1, j2 in opcodes]
+    at, count = 0, len(anchors)
+    while at < count:
+        upto = _equal_upto(old, new, (i, j), anchors, at)
+        if upto > at:
+            # The lines from here to anchor ``upto - 1`` are the same on both sides.
+            ai, bj = anchors[upto - 1]
+            opcodes.append(("equal", i, ai + 1, j, bj + 1))
+            i, j, at = ai + 1, bj + 1, upto
+            continue
+        ai, bj = anchors[at]
+        opcodes += _opcodes(old, new, (i, ai, j, bj))
+        opcodes.append(("equal", ai, ai + 1, bj, bj + 1))
+        i, j, at = ai + 1, bj + 1, at + 1
+    if (i, j) != (a2, b2):
+        opcodes += _opcodes(old, new, (i, a2, j, b2))
+    return opcodes
+
+
+def _equal_upto(
+    old: Sequence[str],
+    new: Sequence[str],
+    start: tuple[int, int],
+    anchors: list[tuple[int, int]],
+    at: int,
+) -> int:
+    """The end of the run of anchors from ``at`` on reached from ``start`` through
+    lines the same on both sides: ``at`` when the lines before ``anchors[at]``
+    differ. Found by doubling then halving the run, each step comparing only
+    the lines it adds, so a long unchanged stretch costs a few list compares."""
+    i, j = start
+
+    def same(good: int, upto: int) -> bool:
+        # The lines after anchor ``good - 1`` (or ``start``) up to anchor ``upto - 1``.
+        gi, gj = (i, j) if good == at else (anchors[good - 1][0] + 1, anchors[good - 1][1] + 1)
+        ai, bj = anchors[upto - 1]
+        return ai - gi == bj - gj and old[gi : ai + 1] == new[gj : bj + 1]
+
+    good, step = at, 1
+    while good + step <= len(anchors) and same(good, good + step):
+        good += step
+        step *= 2
+    step //= 2
+    while step:
+        if good + step <= len(anchors) and same(good, good + step):
+            good += step
+        step //= 2
+    return good
 
 
 def _increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
