@@ -3,7 +3,8 @@
 A real ``surehand serve`` process on stdio is sent ``initialize``,
 ``initialized``, ``shutdown`` and ``exit`` as an editor sends them; the
 interpreter's exit hook, set up by the command line that starts it (not by
-the server), writes the names of the modules that were loaded by then.
+the server), writes the names of the modules that were loaded by then, and
+whether the garbage collector (off while they load) runs again.
 """
 
 from __future__ import annotations
@@ -32,10 +33,10 @@ HEAVY = (
 WAIT = 30.0
 
 START = """
-import atexit, json, sys
+import atexit, gc, json, sys
 def record():
     with open(sys.argv[1], "w") as out:
-        json.dump(sorted(sys.modules), out)
+        json.dump({"modules": sorted(sys.modules), "collector": [gc.isenabled(), gc.get_freeze_count()]}, out)
 atexit.register(record)
 from lsp_server.cli import main
 sys.exit(main(["serve"]))
@@ -90,9 +91,13 @@ def test_serving_initialize_loads_no_heavy_module(tmp_path: Path):
             process.wait()
         process.stdin.close()
         process.stdout.close()
-    loaded = set(json.loads(loaded_file.read_text()))
+    record = json.loads(loaded_file.read_text())
+    loaded = set(record["modules"])
     assert "lsp_server.server" in loaded  # it really served
     assert [name for name in HEAVY if name in loaded] == []
+    # The modules loaded at start are out of the collector's sight, and it runs again.
+    enabled, frozen = record["collector"]
+    assert enabled and frozen > 10_000
 
 
 def test_the_other_commands_are_still_there():
