@@ -32,6 +32,7 @@ missing final newline and odd separators come through byte for byte. Pure.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -102,59 +103,47 @@ class StagedText:
         could be accepted apart.
         """
         current = self.text()
-        regions = line_regions(current, after, spans)
-        for start, end, new in reversed(regions):  # from the end: earlier offsets hold
-            self.replace(start, end, new, description)
+        self._replace_each(current, line_regions(current, after, spans), description)
 
     def replace(self, start: int, end: int, new: str, description: str) -> None:
         """Replace ``current[start:end]`` by ``new`` (see the module's contract)."""
-        current = self.text()
-        if not 0 <= start <= end <= len(current):
-            raise ValueError(f"region {start}-{end} is outside the text")
-        asked = start, end, new
-        start, end, new = _whole_lines(current, start, end, new)
-        widened = (start, end, new) != asked
-        spans = self._spans()
-        joined = [
-            i
-            for i, span in enumerate(spans)
-            if _joins(asked[0], asked[1], span, self.hunks[i])
-            or _joins(start, end, span, self.hunks[i])
-        ]
-        t_start, t_end = start, end
-        while joined:  # the union may take in more hunks: grow it until it holds
-            first, last = joined[0], joined[-1]
-            t_start, t_end = min(start, spans[first][0]), max(end, spans[last][1])
-            more = [
-                i for i, span in enumerate(spans) if _joins(t_start, t_end, span, self.hunks[i])
-            ]
-            grown = sorted({*joined, *more})
-            if grown == joined:
-                break
-            joined = grown
-        if joined:
-            first, last = joined[0], joined[-1]
-            b_start = (
-                self.hunks[first].start
-                if t_start == spans[first][0]
-                else t_start - self._growth(first)
-            )
-            b_end = (
-                self.hunks[last].end if t_end == spans[last][1] else t_end - self._growth(last + 1)
-            )
-            descriptions = [d for h in self.hunks[first : last + 1] for d in h.descriptions]
-            widened = widened or any(h.widened for h in self.hunks[first : last + 1])
-            at, upto = first, last + 1
-        else:
-            # Before the first hunk whose text ends after the region starts (an insertion
-            # at the end of a hunk's text comes after that hunk).
-            at = upto = sum(1 for span in spans if span[1] <= start)
-            b_start, b_end = start - self._growth(at), end - self._growth(at)
-            descriptions = []
-        text = current[t_start:start] + new + current[end:t_end]
-        labels = tuple(dict.fromkeys([*descriptions, description]))
-        merged = _trimmed(self.base, Hunk(b_start, b_end, text, labels, widened))
-        self.hunks[at:upto] = [merged] if merged is not None else []
+        self._replace_each(self.text(), [(start, end, new)], description)
+
+    def _replace_each(
+        self, current: str, regions: Sequence[tuple[int, int, str]], description: str
+    ) -> None:
+        """``replace`` each region of ``current`` (in text order, apart), the last first.
+
+        In one pass: a region joins only hunks whose text touches it, so each
+        one looks at its neighbours alone, never at every hunk and the whole
+        text (one region per match of a ``replace_all`` would cost the square
+        of their number). The hunks before the region being placed keep their
+        spans in ``current``; those after it are done (``done``, last first).
+        When a region's lines reach text that a region after it changed (its
+        own lines never do when regions come from ``line_regions``), the text
+        is read again as it stands.
+        """
+        ahead = _Ahead(self.hunks, self._spans())
+        done: list[Hunk] = []
+        valid = len(current)  # ``current[:valid]`` is the text as it stands
+        for start, end, new in reversed(regions):
+            if not 0 <= start <= end <= len(current):
+                raise ValueError(f"region {start}-{end} is outside the text")
+            region = (start, end, new)
+            placed = ahead.place(current, region, valid, (self.base, description))
+            if placed is None:
+                self.hunks = [*ahead.hunks, *reversed(done)]
+                current, done = self.text(), []
+                ahead = _Ahead(self.hunks, self._spans())
+                placed = ahead.place(current, region, len(current), (self.base, description))
+                if placed is None:
+                    raise AssertionError("a region reaches past the text it was read in")
+            hunk, kept, t_start = placed
+            done += reversed(kept)
+            if hunk is not None:
+                done.append(hunk)
+            valid = min(valid, t_start)
+        self.hunks = [*ahead.hunks, *reversed(done)]
 
     def _spans(self) -> list[tuple[int, int]]:
         """Where each hunk's text stands in the current text."""
@@ -165,9 +154,81 @@ class StagedText:
             shift += len(hunk.text) - (hunk.end - hunk.start)
         return spans
 
-    def _growth(self, count: int) -> int:
-        """How much the first ``count`` hunks lengthen the text."""
-        return sum(len(h.text) - (h.end - h.start) for h in self.hunks[:count])
+
+class _Ahead:
+    """The hunks before the regions still to place, with their text's spans and shifts."""
+
+    def __init__(self, hunks: list[Hunk], spans: list[tuple[int, int]]) -> None:
+        self.hunks = list(hunks)
+        self.spans = spans
+        self.ends = [end for _, end in spans]
+        self.shifts = [0]  # shifts[k]: how much the first k hunks lengthen the text
+        for hunk in hunks:
+            self.shifts.append(self.shifts[-1] + len(hunk.text) - (hunk.end - hunk.start))
+
+    def place(
+        self, current: str, region: tuple[int, int, str], valid: int, made: tuple[str, str]
+    ) -> tuple[Hunk | None, list[Hunk], int] | None:
+        """Place one region for the edit made of ``(base, description)``: the hunk
+        it makes (None when it changes nothing), the hunks after it (taken off
+        ``self``, in order) and where its text starts. None when its lines
+        reach ``current[valid:]``, which no longer is the text.
+        """
+        base, description = made
+        asked = region
+        start, end, new = _whole_lines(current, *region)
+        if end > valid:
+            return None
+        widened = (start, end, new) != asked
+        spans, hunks = self.spans, self.hunks
+        # Only hunks whose text reaches the region, and hunks touching those, can join it.
+        lo = bisect_left(self.ends, start)
+        while 0 < lo < len(spans) and spans[lo - 1][1] >= spans[lo][0]:
+            lo -= 1
+        hi = lo
+        while hi < len(spans) and (
+            spans[hi][0] <= end or (hi > lo and spans[hi][0] <= spans[hi - 1][1])
+        ):
+            hi += 1
+        near = range(lo, hi)
+        joined = [
+            i
+            for i in near
+            if _joins(asked[0], asked[1], spans[i], hunks[i])
+            or _joins(start, end, spans[i], hunks[i])
+        ]
+        t_start, t_end = start, end
+        while joined:  # the union may take in more hunks: grow it until it holds
+            first, last = joined[0], joined[-1]
+            t_start, t_end = min(start, spans[first][0]), max(end, spans[last][1])
+            more = [i for i in near if _joins(t_start, t_end, spans[i], hunks[i])]
+            grown = sorted({*joined, *more})
+            if grown == joined:
+                break
+            joined = grown
+        if t_end > valid:
+            return None
+        if joined:
+            first, last = joined[0], joined[-1]
+            b_start = (
+                hunks[first].start if t_start == spans[first][0] else t_start - self.shifts[first]
+            )
+            b_end = hunks[last].end if t_end == spans[last][1] else t_end - self.shifts[last + 1]
+            descriptions = [d for h in hunks[first : last + 1] for d in h.descriptions]
+            widened = widened or any(h.widened for h in hunks[first : last + 1])
+            at, upto = first, last + 1
+        else:
+            # Before the first hunk whose text ends after the region starts (an insertion
+            # at the end of a hunk's text comes after that hunk).
+            at = upto = bisect_right(self.ends, start)
+            b_start, b_end = start - self.shifts[at], end - self.shifts[at]
+            descriptions = []
+        text = current[t_start:start] + new + current[end:t_end]
+        labels = tuple(dict.fromkeys([*descriptions, description]))
+        hunk = _trimmed(base, Hunk(b_start, b_end, text, labels, widened))
+        kept = hunks[upto:]
+        del hunks[at:], spans[at:], self.ends[at:], self.shifts[at + 1 :]
+        return hunk, kept, t_start
 
 
 def _joins(start: int, end: int, span: tuple[int, int], hunk: Hunk) -> bool:
@@ -226,8 +287,9 @@ def line_regions(
             (i1, i2, j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(old, new) if tag != "equal"
         ]
     merged: list[tuple[int, int, int, int]] = []
+    within = _SpanIndex(spans) if spans else None
     for change in changes:
-        if merged and spans and _same_span(merged[-1], change, spans):
+        if merged and within is not None and within.share(merged[-1], change):
             i1, _, j1, _ = merged[-1]
             merged[-1] = (i1, change[1], j1, change[3])
         else:
@@ -271,14 +333,30 @@ def _within(
     return [(first + head, last - end, first + head, len(new) - tail - end)]
 
 
-def _same_span(
-    first: tuple[int, int, int, int],
-    second: tuple[int, int, int, int],
-    spans: Sequence[tuple[int, int]],
-) -> bool:
-    """Whether two line differences lie in one replaced span."""
+class _SpanIndex:
+    """Which of ``spans`` hold a line range, found by bisection (an edit of a
+    ``replace_all`` has a span per match: asking each of them would cost the
+    square of their number)."""
 
-    def inside(start: int, end: int, span: tuple[int, int]) -> bool:
-        return span[0] <= start and end <= span[1]
+    def __init__(self, spans: Sequence[tuple[int, int]]) -> None:
+        self.spans = sorted(spans)
+        self.starts = [start for start, _ in self.spans]
+        self.reach = []  # reach[k]: the furthest end of spans[:k + 1]
+        furthest = -1
+        for _, end in self.spans:
+            furthest = max(furthest, end)
+            self.reach.append(furthest)
 
-    return any(inside(first[0], first[1], s) and inside(second[0], second[1], s) for s in spans)
+    def holding(self, start: int, end: int) -> set[int]:
+        """The indexes of the spans with ``start``..``end`` inside them."""
+        found = set()
+        k = bisect_right(self.starts, start) - 1
+        while k >= 0 and self.reach[k] >= end:
+            if self.spans[k][1] >= end:
+                found.add(k)
+            k -= 1
+        return found
+
+    def share(self, first: tuple[int, int, int, int], second: tuple[int, int, int, int]) -> bool:
+        """Whether two line differences lie in one span."""
+        return not self.holding(first[0], first[1]).isdisjoint(self.holding(second[0], second[1]))

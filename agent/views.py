@@ -13,9 +13,10 @@ around the failure otherwise) so the model works from facts, not memory.
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from dataclasses import dataclass, field
+
+from editing.line_diff import line_opcodes
 
 from . import messages
 
@@ -79,14 +80,19 @@ class Views:
 
 def changed_spans(before: str, after: str) -> list[Span]:
     """The spans of ``after`` that differ from ``before`` (empty spans mark deletions)."""
-    matcher = difflib.SequenceMatcher(None, before.split("\n"), after.split("\n"), autojunk=False)
-    return [(j1, j2) for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    opcodes = line_opcodes(before.split("\n"), after.split("\n"))
+    return [(j1, j2) for tag, _, _, j1, j2 in opcodes if tag != "equal"]
 
 
 def touched_spans(before: str, after: str) -> list[Span]:
-    """The spans of ``before`` that ``after`` replaces (empty spans mark insertions)."""
-    matcher = difflib.SequenceMatcher(None, before.split("\n"), after.split("\n"), autojunk=False)
-    return [(i1, i2) for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal"]
+    """The spans of ``before`` that ``after`` replaces (empty spans mark insertions).
+
+    The engine's line diff, not ``difflib``'s over the whole texts: that one
+    grows with the square of the repeated lines (seconds for a patch of a
+    few thousand lines of look-alike functions).
+    """
+    opcodes = line_opcodes(before.split("\n"), after.split("\n"))
+    return [(i1, i2) for tag, i1, i2, _, _ in opcodes if tag != "equal"]
 
 
 def numbered(lines: list[str], first: int) -> str:
