@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import NoReturn
 
-from . import applied, elision, explain, line_numbers, matcher, messages, report
+from . import applied, elision, explain, line_numbers, line_swaps, matcher, messages, report
 from .document import Document
 from .errors import (
     AlreadyApplied,
@@ -94,6 +94,37 @@ def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") 
     if not edits:
         raise InvalidRequest(messages.NO_EDITS.format(path=path), path=path)
     doc = Document(text)
+    if len(edits) == 1 and edits[0].replace_all and doc.original:
+        swapped = _replace_all_in_lines(doc, edits[0], path)
+        if swapped is not None:
+            return swapped
+    return _apply_planned(doc, edits, path, created=created)
+
+
+def _replace_all_in_lines(doc: Document, edit: Edit, path: str) -> EditResult | None:
+    """A one-line ``replace_all`` written in one pass (``line_swaps``), when it is one."""
+    old = edit.old.replace("\r\n", "\n")
+    new = edit.new.replace("\r\n", "\n")
+    _check_request(old, new, path)
+    swaps = line_swaps.replace_all(doc, old, new, path)
+    if swaps is None:
+        return None
+    return EditResult(
+        path=path,
+        text=swaps.text,
+        level=Level.EXACT,
+        replaced=swaps.replaced,
+        changed=swaps.lines,
+        diff=swaps.diff,
+        notes=(),
+        regions=swaps.lines,
+    )
+
+
+def _apply_planned(
+    doc: Document, edits: Sequence[Edit], path: str, *, created: bool = False
+) -> EditResult:
+    """``apply_edits`` the general way: a plan for each edit, then one report."""
     plans: list[tuple[int, _Plan]] = []
     for index, edit in enumerate(edits, 1):
         try:
@@ -108,7 +139,7 @@ def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") 
             raise
     replacements = _without_overlaps(doc, plans, path)
     new_text = doc.replace([(r.start, r.end, r.text) for r in replacements])
-    if new_text == text:
+    if new_text == doc.original:
         raise NoChange(messages.NO_CHANGE_IN_FILE_TERMS.format(path=path), path=path)
     notes = list(dict.fromkeys(note for _, plan in plans for note in plan.notes))
     description = report.describe(doc, replacements, path)

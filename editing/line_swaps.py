@@ -1,0 +1,195 @@
+"""``replace_all`` of one line of text by another, every place in one pass.
+
+The general path builds a match, a replacement and a report region for each
+place old is found, and throws most of them away: for the commonest
+``replace_all`` (exact, old and new one line each, a file with LF endings)
+every changed line is one line's text for another, its line number is where
+it was, and the report lists that line for both the region replaced and the
+lines changed. ``replace_all`` here finds every place old occurs with one
+``str.find`` loop, leaves out those inside a copy of new already in the file
+(``applied``), those inside a line's indentation and those overlapping the
+place before (as ``matcher`` and ``edit`` do), and writes the new text, the
+changed lines and the unified diff (as ``report`` writes it) in one loop over
+the changed lines.
+
+The result is the general path's to the byte; the property tests compare
+the two. Whatever is not of that shape, or would be refused (old nowhere,
+every place already inside a copy of new), is left to the general path:
+``replace_all`` gives None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .applied import could_be_inside
+from .document import Document
+from .report import CONTEXT, LineRange, lines_after, lines_before
+
+
+@dataclass(frozen=True, slots=True)
+class LineSwaps:
+    """The edit applied: the new file text, the places replaced, the lines
+    changed (each both a region replaced and a changed line) and the diff."""
+
+    text: str
+    replaced: int
+    lines: tuple[LineRange, ...]
+    diff: str
+
+
+def replace_all(doc: Document, old: str, new: str, path: str) -> LineSwaps | None:
+    """Every place of ``old`` (exact) replaced by ``new``, or None when the
+    general path has to decide.
+
+    ``old`` and ``new`` are as the model meant them (CRLF read as LF) and
+    passed the request checks (old is not empty and not new).
+    """
+    if not _one_line_each(doc, old, new):
+        return None
+    places = _places(doc.view, old, new)
+    if not places:
+        return None  # old nowhere (a hint to write) or only inside copies of new (a refusal)
+    swaps = _line_swaps(doc.view, places, len(old), new)
+    view_parts: list[str] = []
+    cursor = 0
+    for _number, start, end, line in swaps:
+        view_parts += (doc.view[cursor:start], line)
+        cursor = end
+    view_parts.append(doc.view[cursor:])
+    text = doc.bom + "".join(view_parts)
+    if text == doc.original:
+        return None
+    lines = tuple([LineRange(number, number) for number, *_ in swaps])
+    return LineSwaps(text, len(places), lines, _diff(doc.view, swaps, path))
+
+
+def _one_line_each(doc: Document, old: str, new: str) -> bool:
+    """Whether the edit writes one line's text for another's, lines left as they are.
+
+    A new that is all blanks empties the lines it leaves blank, and a CR
+    anywhere asks for the line endings to be looked up: the general path
+    does both.
+    """
+    return (
+        "\n" not in old
+        and "\n" not in new
+        and "\r" not in old
+        and "\r" not in new
+        and bool(new.strip())
+        and "\r" not in doc.original
+    )
+
+
+def _places(view: str, old: str, new: str) -> list[int]:
+    """Where old is replaced: every exact occurrence (overlapping ones
+    included, none starting inside a line's indentation when old starts with
+    a blank) that no copy of new holds, less those that overlap the place
+    kept before them."""
+    size = len(old)
+    blank_start = old[0] in " \t"
+    # Where old sits in new: a place at ``p`` is inside a copy of new at ``p - k``.
+    offsets = (
+        [k for k in range(len(new) - size + 1) if new.startswith(old, k)]
+        if could_be_inside(old, new)
+        else []
+    )
+    new_blank_start = new[0] in " \t"
+    startswith, find = view.startswith, view.find
+    places: list[int] = []
+    kept_end = 0
+    pos = find(old)
+    while pos >= 0:
+        if blank_start and _inside_indentation(view, pos):
+            pass
+        else:
+            for k in offsets:
+                at = pos - k
+                if (
+                    at >= 0
+                    and startswith(new, at)
+                    and not (new_blank_start and _inside_indentation(view, at))
+                ):
+                    break  # inside a copy of new: already applied there
+            else:
+                if pos >= kept_end:
+                    places.append(pos)
+                    kept_end = pos + size
+        pos = find(old, pos + 1)
+    return places
+
+
+def _inside_indentation(view: str, pos: int) -> bool:
+    """Whether ``pos`` is past a line's start but within its leading blanks
+    (an exact match never starts there: ``matcher``'s rule)."""
+    line_start = view.rfind("\n", 0, pos) + 1
+    return line_start < pos and not view[line_start:pos].strip(" \t")
+
+
+Swap = tuple[int, int, int, str]  # line number, view start and end of its text, new text
+
+
+def _line_swaps(view: str, places: list[int], size: int, new: str) -> list[Swap]:
+    """Each changed line with the text ``new`` at ``places`` gives it."""
+    swaps: list[Swap] = []
+    number, counted = 1, 0
+    index, count = 0, len(places)
+    while index < count:
+        pos = places[index]
+        start = view.rfind("\n", 0, pos) + 1
+        end = view.find("\n", pos)
+        if end < 0:
+            end = len(view)
+        number += view.count("\n", counted, start)
+        counted = start
+        parts = [view[start:pos], new]
+        cursor = pos + size
+        index += 1
+        while index < count and places[index] < end:
+            pos = places[index]
+            parts += (view[cursor:pos], new)
+            cursor = pos + size
+            index += 1
+        parts.append(view[cursor:end])
+        swaps.append((number, start, end, "".join(parts)))
+    return swaps
+
+
+def _diff(view: str, swaps: list[Swap], path: str) -> str:
+    """The unified diff ``report.describe`` writes for these line swaps: lines
+    changed less than twice the context apart share a hunk, each run of
+    neighbouring changed lines shows its old lines, then its new ones."""
+    out = [f"--- {path}\n", f"+++ {path}\n"]
+    hunk_start = 0
+    for index in range(1, len(swaps) + 1):
+        if index == len(swaps) or swaps[index][0] - swaps[index - 1][0] - 1 > 2 * CONTEXT:
+            out += _hunk(view, swaps[hunk_start:index])
+            hunk_start = index
+    return "".join(out)
+
+
+def _hunk(view: str, swaps: list[Swap]) -> list[str]:
+    first, last = swaps[0], swaps[-1]
+    before = lines_before(view, first[1], CONTEXT)
+    after = lines_after(view, last[2] + 1, CONTEXT)
+    length = last[0] - first[0] + 1 + len(before) + len(after)
+    span = f"{first[0] - len(before)},{length}"
+    body = [f"@@ -{span} +{span} @@\n"]
+    body += [f" {line}\n" for line in before]
+    removed: list[str] = []
+    added: list[str] = []
+    end = first[1]  # view offset of the line after the previous changed line
+    for _number, start, line_end, line in swaps:
+        if start != end:
+            body += removed
+            body += added
+            removed, added = [], []
+            # The lines between, as context (``start`` is a line start).
+            body.append(" " + view[end : start - 1].replace("\n", "\n ") + "\n")
+        removed.append(f"-{view[start:line_end]}\n")
+        added.append(f"+{line}\n")
+        end = line_end + 1
+    body += removed
+    body += added
+    body += [f" {line}\n" for line in after]
+    return body
