@@ -2,7 +2,8 @@
 
 The general path builds a match, a replacement and a report region for each
 place old is found, and throws most of them away: for the commonest
-``replace_all`` (exact, old and new one line each, a file with LF endings)
+``replace_all`` (exact, old and new one line each, a file whose lines all end
+alike)
 every changed line is one line's text for another, its line number is where
 it was, and the report lists that line for both the region replaced and the
 lines changed. ``replace_all`` here finds every place old occurs with one
@@ -50,26 +51,22 @@ def replace_all(doc: Document, old: str, new: str, path: str) -> LineSwaps | Non
     places = _places(doc.view, old, new)
     if not places:
         return None  # old nowhere (a hint to write) or only inside copies of new (a refusal)
-    swaps = _line_swaps(doc.view, places, len(old), new)
-    view_parts: list[str] = []
-    cursor = 0
-    for _number, start, end, line in swaps:
-        view_parts += (doc.view[cursor:start], line)
-        cursor = end
-    view_parts.append(doc.view[cursor:])
-    text = doc.bom + "".join(view_parts)
+    swaps, view_parts = _line_swaps(doc.view, places, len(old), new)
+    new_view = "".join(view_parts)
+    # Lines keep their endings: every one is CRLF, or every one LF.
+    text = doc.bom + (new_view.replace("\n", "\r\n") if doc.has_crlf else new_view)
     if text == doc.original:
         return None
-    lines = tuple([LineRange(number, number) for number, *_ in swaps])
+    lines = tuple([LineRange(swap[0], swap[0]) for swap in swaps])
     return LineSwaps(text, len(places), lines, _diff(doc.view, swaps, path))
 
 
 def _one_line_each(doc: Document, old: str, new: str) -> bool:
     """Whether the edit writes one line's text for another's, lines left as they are.
 
-    A new that is all blanks empties the lines it leaves blank, and a CR
-    anywhere asks for the line endings to be looked up: the general path
-    does both.
+    A new that is all blanks empties the lines it leaves blank, and a file
+    with both endings or a lone CR asks for each line's ending to be looked
+    up: the general path does both.
     """
     return (
         "\n" not in old
@@ -77,7 +74,8 @@ def _one_line_each(doc: Document, old: str, new: str) -> bool:
         and "\r" not in old
         and "\r" not in new
         and bool(new.strip())
-        and "\r" not in doc.original
+        and "\r" not in doc.view
+        and (doc.all_crlf or not doc.has_crlf)
     )
 
 
@@ -129,30 +127,40 @@ def _inside_indentation(view: str, pos: int) -> bool:
 Swap = tuple[int, int, int, str]  # line number, view start and end of its text, new text
 
 
-def _line_swaps(view: str, places: list[int], size: int, new: str) -> list[Swap]:
-    """Each changed line with the text ``new`` at ``places`` gives it."""
+def _line_swaps(view: str, places: list[int], size: int, new: str) -> tuple[list[Swap], list[str]]:
+    """Each changed line with the text ``new`` at ``places`` gives it, and the
+    new view in pieces."""
     swaps: list[Swap] = []
-    number, counted = 1, 0
+    pieces: list[str] = []
+    number, counted, cursor = 1, 0, 0
     index, count = 0, len(places)
+    rfind, find, line_count = view.rfind, view.find, view.count
     while index < count:
         pos = places[index]
-        start = view.rfind("\n", 0, pos) + 1
-        end = view.find("\n", pos)
+        start = rfind("\n", 0, pos) + 1
+        end = find("\n", pos)
         if end < 0:
             end = len(view)
-        number += view.count("\n", counted, start)
+        number += line_count("\n", counted, start)
         counted = start
-        parts = [view[start:pos], new]
-        cursor = pos + size
         index += 1
-        while index < count and places[index] < end:
-            pos = places[index]
-            parts += (view[cursor:pos], new)
-            cursor = pos + size
-            index += 1
-        parts.append(view[cursor:end])
-        swaps.append((number, start, end, "".join(parts)))
-    return swaps
+        if index == count or places[index] >= end:  # one place on the line (the usual)
+            line = view[start:pos] + new + view[pos + size : end]
+        else:
+            parts = [view[start:pos], new]
+            after = pos + size
+            while index < count and places[index] < end:
+                pos = places[index]
+                parts += (view[after:pos], new)
+                after = pos + size
+                index += 1
+            parts.append(view[after:end])
+            line = "".join(parts)
+        swaps.append((number, start, end, line))
+        pieces += (view[cursor:start], line)
+        cursor = end
+    pieces.append(view[cursor:])
+    return swaps, pieces
 
 
 def _diff(view: str, swaps: list[Swap], path: str) -> str:

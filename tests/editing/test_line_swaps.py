@@ -11,6 +11,7 @@ the notes, the changed lines, the regions, the diff, or the refusal.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import hypothesis.strategies as st
 from hypothesis import event, given, settings
@@ -75,9 +76,9 @@ def cases(draw: st.DrawFn) -> tuple[str, str, str]:
     return bom + "".join(parts), old, new
 
 
-def _outcome(run: object) -> tuple[str, object]:
+def _outcome(run: Callable[[], EditResult]) -> tuple[str, object]:
     try:
-        result = run()  # type: ignore[operator]
+        result = run()
     except EditError as error:
         return "refused", (type(error), error.reason, error.message, error.path, error.line)
     assert isinstance(result, EditResult)
@@ -123,9 +124,18 @@ def test_old_inside_new_is_replaced_only_where_new_is_not_yet() -> None:
     assert result == _apply_planned(doc, [Edit("compute(a)", "compute(a) or 0", True)], "f.py")
 
 
+def test_a_file_of_crlf_lines_keeps_them() -> None:
+    swaps = line_swaps.replace_all(Document("\ufeffa = 1\r\nb = 1"), "1", "2", "f.py")
+    assert swaps is not None
+    assert swaps.text == "\ufeffa = 2\r\nb = 2"
+    assert swaps.diff == "--- f.py\n+++ f.py\n@@ -1,2 +1,2 @@\n-a = 1\n-b = 1\n+a = 2\n+b = 2\n"
+
+
 def test_what_the_general_path_decides_is_left_to_it() -> None:
-    doc = Document("a = 1\r\nb = 1\r\n")
-    assert line_swaps.replace_all(doc, "1", "2", "f.py") is None  # CRLF endings
+    mixed = Document("a = 1\r\nb = 1\n")
+    assert line_swaps.replace_all(mixed, "1", "2", "f.py") is None  # each line's ending
+    lone = Document("a = 1\rb = 1\n")
+    assert line_swaps.replace_all(lone, "1", "2", "f.py") is None  # a lone CR
     plain = Document("a = 1\nb = 1\n")
     assert line_swaps.replace_all(plain, "1", "", "f.py") is None  # lines may go
     assert line_swaps.replace_all(plain, "= 1\n", "= 2\n", "f.py") is None  # whole lines
