@@ -1,17 +1,16 @@
 """``replace_all`` of one line of text by another, every place in one pass.
 
 The general path builds a match, a replacement and a report region for each
-place old is found, and throws most of them away: for the commonest
+place old is found, and throws most of them away. In the commonest
 ``replace_all`` (exact, old and new one line each, a file whose lines all end
-alike)
-every changed line is one line's text for another, its line number is where
-it was, and the report lists that line for both the region replaced and the
-lines changed. ``replace_all`` here finds every place old occurs with one
-``str.find`` loop, leaves out those inside a copy of new already in the file
+alike) every changed line is one line's text for another, keeps its number,
+and is listed both as a region replaced and as a line changed.
+``replace_all`` here finds every place old occurs with one ``str.find``
+loop, leaves out those inside a copy of new already in the file
 (``applied``), those inside a line's indentation and those overlapping the
-place before (as ``matcher`` and ``edit`` do), and writes the new text, the
-changed lines and the unified diff (as ``report`` writes it) in one loop over
-the changed lines.
+place kept before (as ``matcher`` and ``edit`` do); one loop over the
+changed lines then writes the new text, another the unified diff (as
+``report`` writes it).
 
 The result is the general path's to the byte; the property tests compare
 the two. Whatever is not of that shape, or would be refused (old nowhere,
@@ -168,36 +167,50 @@ def _diff(view: str, swaps: list[Swap], path: str) -> str:
     changed less than twice the context apart share a hunk, each run of
     neighbouring changed lines shows its old lines, then its new ones."""
     out = [f"--- {path}\n", f"+++ {path}\n"]
-    hunk_start = 0
-    for index in range(1, len(swaps) + 1):
-        if index == len(swaps) or swaps[index][0] - swaps[index - 1][0] - 1 > 2 * CONTEXT:
-            out += _hunk(view, swaps[hunk_start:index])
-            hunk_start = index
-    return "".join(out)
-
-
-def _hunk(view: str, swaps: list[Swap]) -> list[str]:
-    first, last = swaps[0], swaps[-1]
-    before = lines_before(view, first[1], CONTEXT)
-    after = lines_after(view, last[2] + 1, CONTEXT)
-    length = last[0] - first[0] + 1 + len(before) + len(after)
-    span = f"{first[0] - len(before)},{length}"
-    body = [f"@@ -{span} +{span} @@\n"]
-    body += [f" {line}\n" for line in before]
+    hunk = _open_hunk(out, view, swaps[0])
     removed: list[str] = []
     added: list[str] = []
-    end = first[1]  # view offset of the line after the previous changed line
-    for _number, start, line_end, line in swaps:
+    previous = swaps[0]
+    end = previous[1]  # view offset of the line after the previous changed line
+    for swap in swaps:
+        number, start, line_end, line = swap
         if start != end:
-            body += removed
-            body += added
+            out += removed
+            out += added
             removed, added = [], []
-            # The lines between, as context (``start`` is a line start).
-            body.append(" " + view[end : start - 1].replace("\n", "\n ") + "\n")
+            if number - previous[0] - 1 > 2 * CONTEXT:
+                _close_hunk(out, view, hunk, previous)
+                hunk = _open_hunk(out, view, swap)
+            else:  # the lines between, as context (``start`` is a line start)
+                out.append(" " + view[end : start - 1].replace("\n", "\n ") + "\n")
         removed.append(f"-{view[start:line_end]}\n")
         added.append(f"+{line}\n")
         end = line_end + 1
-    body += removed
-    body += added
-    body += [f" {line}\n" for line in after]
-    return body
+        previous = swap
+    out += removed
+    out += added
+    _close_hunk(out, view, hunk, previous)
+    return "".join(out)
+
+
+_Hunk = tuple[int, int]  # where its header goes in the output, its first line
+
+
+def _open_hunk(out: list[str], view: str, first: Swap) -> _Hunk:
+    """Start a hunk at the changed line ``first``: its header (written when it
+    is closed) and the context before it."""
+    before = lines_before(view, first[1], CONTEXT)
+    hunk = (len(out), first[0] - len(before))
+    out.append("")
+    out += [f" {line}\n" for line in before]
+    return hunk
+
+
+def _close_hunk(out: list[str], view: str, hunk: _Hunk, last: Swap) -> None:
+    """End the hunk at the changed line ``last``: the context after it, and the
+    header (old and new lengths alike: no line comes or goes)."""
+    at, first_line = hunk
+    after = lines_after(view, last[2] + 1, CONTEXT)
+    out += [f" {line}\n" for line in after]
+    span = f"{first_line},{last[0] - first_line + 1 + len(after)}"
+    out[at] = f"@@ -{span} +{span} @@\n"
