@@ -6,6 +6,8 @@ in the original text, and returns the new text with a report, or raises an
 edit: request shape (empty old, old == new), placeholders in new, then
 location (the ladder in ``matcher``; then the same with line-number
 prefixes stripped; then elision), then "already applied" and uniqueness.
+A single exact ``replace_all`` of one line of text by another is written in
+one pass by ``line_swaps``, with the same result.
 """
 
 from __future__ import annotations
@@ -103,22 +105,13 @@ def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") 
 
 def _replace_all_in_lines(doc: Document, edit: Edit, path: str) -> EditResult | None:
     """A one-line ``replace_all`` written in one pass (``line_swaps``), when it is one."""
-    old = edit.old.replace("\r\n", "\n")
-    new = edit.new.replace("\r\n", "\n")
+    old, new = edit.old.replace("\r\n", "\n"), edit.new.replace("\r\n", "\n")
     _check_request(old, new, path)
     swaps = line_swaps.replace_all(doc, old, new, path)
     if swaps is None:
         return None
-    return EditResult(
-        path=path,
-        text=swaps.text,
-        level=Level.EXACT,
-        replaced=swaps.replaced,
-        changed=swaps.lines,
-        diff=swaps.diff,
-        notes=(),
-        regions=swaps.lines,
-    )
+    lines, diff = swaps.lines, swaps.diff
+    return EditResult(path, swaps.text, Level.EXACT, swaps.replaced, lines, diff, (), lines)
 
 
 def _apply_planned(
