@@ -24,7 +24,7 @@ EXAMPLES = settings(
     max_examples=int(os.environ.get("SUREHAND_SWAP_EXAMPLES", "300")), deadline=None, database=None
 )
 
-OLDS = ["a", "ab", "aa", " a", "a ", "\ta", "b a", "a(b)", "\u201ca\u201d", "  a", "a a"]
+OLDS = ["a", "ab", "aa", " a", "a ", "\ta", "b a", "a(b)", "\u201ca\u201d", "  a", "a a", "e"]
 OTHER_OLDS = ["a\r\nb", "a\n", "\na", "a\r", "  "]
 
 
@@ -46,6 +46,7 @@ def _news(old: str) -> list[str]:
         "aa",
         "a a",
         "x" + old + "y",
+        old + "\u0301x",  # holds old, yet not once folded (composed: e and the accent)
     ]
 
 
@@ -57,7 +58,7 @@ OTHER_NEWS = ["", " ", "\t", "a\n", "a\r\nb", "x\ry", "\n"]
 def cases(draw: st.DrawFn) -> tuple[str, str, str]:
     old = draw(st.sampled_from(OLDS * 4 + OTHER_OLDS))
     new = draw(st.sampled_from(_news(old) * 4 + OTHER_NEWS))
-    tokens = [old, new, new, old + old, "a", "b", " ", "\t", "aa", "x", "\u201ca\u201d"]
+    tokens = [old, new, new, old + old, "a", "b", " ", "\t", "aa", "x", "\u201ca\u201d", "e\u0301"]
     tokens += draw(st.sampled_from([[]] * 7 + [["\r"]]))  # a lone CR, now and then
     lines = []
     for _ in range(draw(st.integers(0, 14))):
