@@ -6,7 +6,7 @@ in the original text, and returns the new text with a report, or raises an
 edit: request shape (empty old, old == new), placeholders in new, then
 location (the ladder in ``matcher``; then the same with line-number
 prefixes stripped; then elision), then "already applied" and uniqueness.
-A single exact ``replace_all`` of one line of text by another is written in
+Exact ``replace_all`` edits of one line of text by another are written in
 one pass by ``line_swaps``, with the same result.
 """
 
@@ -96,18 +96,25 @@ def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") 
     if not edits:
         raise InvalidRequest(messages.NO_EDITS.format(path=path), path=path)
     doc = Document(text)
-    if len(edits) == 1 and edits[0].replace_all and doc.original:
-        swapped = _replace_all_in_lines(doc, edits[0], path)
-        if swapped is not None:
-            return swapped
+    swapped = _replace_all_in_lines(doc, edits, path)
+    if swapped is not None:
+        return swapped
     return _apply_planned(doc, edits, path, created=created)
 
 
-def _replace_all_in_lines(doc: Document, edit: Edit, path: str) -> EditResult | None:
-    """A one-line ``replace_all`` written in one pass (``line_swaps``), when it is one."""
-    old, new = edit.old.replace("\r\n", "\n"), edit.new.replace("\r\n", "\n")
-    _check_request(old, new, path)
-    swaps = line_swaps.replace_all(doc, old, new, path)
+def _replace_all_in_lines(doc: Document, edits: Sequence[Edit], path: str) -> EditResult | None:
+    """One-line ``replace_all`` edits written in one pass (``line_swaps``), when they are."""
+    if not doc.original or not all(edit.replace_all for edit in edits):
+        return None
+    pairs = []
+    for edit in edits:
+        old, new = edit.old.replace("\r\n", "\n"), edit.new.replace("\r\n", "\n")
+        try:
+            _check_request(old, new, path)
+        except EditError:
+            return None  # refused by the general path, in its words
+        pairs.append((old, new))
+    swaps = line_swaps.replace_all(doc, pairs, path)
     if swaps is None:
         return None
     lines, diff = swaps.lines, swaps.diff

@@ -20,7 +20,10 @@ every place already inside a copy of new), is left to the general path:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
+from operator import itemgetter
 
 from .applied import could_be_inside
 from .document import Document
@@ -29,7 +32,7 @@ from .report import CONTEXT, LineRange, lines_after, lines_before
 
 @dataclass(frozen=True, slots=True)
 class LineSwaps:
-    """The edit applied: the new file text, the places replaced, the lines
+    """The edits applied: the new file text, the places replaced, the lines
     changed (each both a region replaced and a changed line) and the diff."""
 
     text: str
@@ -38,26 +41,33 @@ class LineSwaps:
     diff: str
 
 
-def replace_all(doc: Document, old: str, new: str, path: str) -> LineSwaps | None:
-    """Every place of ``old`` (exact) replaced by ``new``, or None when the
-    general path has to decide.
+def replace_all(doc: Document, edits: Sequence[tuple[str, str]], path: str) -> LineSwaps | None:
+    """Every place of each ``old`` (exact) replaced by its ``new``, or None when
+    the general path has to decide.
 
-    ``old`` and ``new`` are as the model meant them (CRLF read as LF) and
-    passed the request checks (old is not empty and not new).
+    ``edits`` are ``(old, new)`` as the model meant them (CRLF read as LF),
+    each past the request checks (old is not empty and not new). Edits that
+    change the same line are the general path's to refuse.
     """
-    if not _one_line_each(doc, old, new):
-        return None
-    places = _places(doc.view, old, new)
-    if not places:
-        return None  # old nowhere (a hint to write) or only inside copies of new (a refusal)
-    swaps, view_parts = _line_swaps(doc.view, places, len(old), new)
-    new_view = "".join(view_parts)
-    # Lines keep their endings: every one is CRLF, or every one LF.
-    text = doc.bom + (new_view.replace("\n", "\r\n") if doc.has_crlf else new_view)
+    swaps: list[Swap] = []
+    replaced = 0
+    for old, new in edits:
+        if not _one_line_each(doc, old, new):
+            return None
+        places = _places(doc.view, old, new)
+        if not places:
+            return None  # old nowhere (a hint to write) or only inside copies of new (a refusal)
+        swaps += _line_swaps(doc.view, places, len(old), new)
+        replaced += len(places)
+    if len(edits) > 1:
+        swaps.sort(key=itemgetter(0))
+        if any(a[0] == b[0] for a, b in pairwise(swaps)):
+            return None  # two edits change one line
+    text = _new_text(doc, swaps)
     if text == doc.original:
         return None
     lines = tuple([LineRange(swap[0], swap[0]) for swap in swaps])
-    return LineSwaps(text, len(places), lines, _diff(doc.view, swaps, path))
+    return LineSwaps(text, replaced, lines, _diff(doc.view, swaps, path))
 
 
 def _one_line_each(doc: Document, old: str, new: str) -> bool:
@@ -126,12 +136,10 @@ def _inside_indentation(view: str, pos: int) -> bool:
 Swap = tuple[int, int, int, str]  # line number, view start and end of its text, new text
 
 
-def _line_swaps(view: str, places: list[int], size: int, new: str) -> tuple[list[Swap], list[str]]:
-    """Each changed line with the text ``new`` at ``places`` gives it, and the
-    new view in pieces."""
+def _line_swaps(view: str, places: list[int], size: int, new: str) -> list[Swap]:
+    """Each changed line with the text ``new`` at ``places`` gives it."""
     swaps: list[Swap] = []
-    pieces: list[str] = []
-    number, counted, cursor = 1, 0, 0
+    number, counted = 1, 0
     index, count = 0, len(places)
     rfind, find, line_count = view.rfind, view.find, view.count
     while index < count:
@@ -156,10 +164,20 @@ def _line_swaps(view: str, places: list[int], size: int, new: str) -> tuple[list
             parts.append(view[after:end])
             line = "".join(parts)
         swaps.append((number, start, end, line))
+    return swaps
+
+
+def _new_text(doc: Document, swaps: list[Swap]) -> str:
+    """The file's text with each line swapped (endings as they were: all CRLF or all LF)."""
+    view = doc.view
+    pieces: list[str] = []
+    cursor = 0
+    for _number, start, end, line in swaps:
         pieces += (view[cursor:start], line)
         cursor = end
     pieces.append(view[cursor:])
-    return swaps, pieces
+    new_view = "".join(pieces)
+    return doc.bom + (new_view.replace("\n", "\r\n") if doc.has_crlf else new_view)
 
 
 def _diff(view: str, swaps: list[Swap], path: str) -> str:
