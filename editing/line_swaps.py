@@ -10,7 +10,8 @@ loop, leaves out those inside a copy of new already in the file
 (``applied``), those inside a line's indentation and those overlapping the
 place kept before (as ``matcher`` and ``edit`` do); one loop over the
 changed lines then writes the new text, another the unified diff (as
-``report`` writes it).
+``report`` writes it). Several such edits (a ``multi_edit``) are written
+together when no two change the same line.
 
 The result is the general path's to the byte; the property tests compare
 the two. Whatever is not of that shape, or would be refused (old nowhere,

@@ -1,11 +1,13 @@
 """A one-line ``replace_all`` written in one pass gives the general path's result.
 
 ``apply_edits`` writes an exact ``replace_all`` of one line of text by another
-in one pass (``editing.line_swaps``); the general path plans, builds and
-reports each place. On generated files full of old, new, copies of new,
-overlapping and neighbouring places, CRLF, lone CRs, a BOM, no final
-newline, the two must agree on everything: the text, the count, the level,
-the notes, the changed lines, the regions, the diff, or the refusal.
+in one pass (``editing.line_swaps``), and several such edits of other lines
+together; the general path plans, builds and reports each place. On
+generated files full of old, new, copies of new, overlapping and
+neighbouring places, CRLF, lone CRs, a BOM, no final newline, the two must
+agree on everything: the text, the count, the level, the notes, the changed
+lines, the regions, the diff, or the refusal. ``SUREHAND_SWAP_EXAMPLES``
+sets the number of examples (300 by default).
 """
 
 from __future__ import annotations
