@@ -55,7 +55,10 @@ def replace_all(doc: Document, edits: Sequence[tuple[str, str]], path: str) -> L
     for old, new in edits:
         if not _one_line_each(doc, old, new):
             return None
-        places = _places(doc.view, old, new)
+        offsets = _offsets_in_new(old, new)
+        if len(offsets) > _MOST_OFFSETS:
+            return None  # the general path pairs places with copies in one sorted pass
+        places = _places(doc.view, old, new, offsets)
         if not places:
             return None  # old nowhere (a hint to write) or only inside copies of new (a refusal)
         swaps += _line_swaps(doc.view, places, len(old), new)
@@ -89,19 +92,26 @@ def _one_line_each(doc: Document, old: str, new: str) -> bool:
     )
 
 
-def _places(view: str, old: str, new: str) -> list[int]:
+# Places of old in new beyond which each place would be tried against too many copies.
+_MOST_OFFSETS = 4
+
+
+def _offsets_in_new(old: str, new: str) -> list[int]:
+    """Where old starts in new, when a place of old can sit inside a copy of
+    new at all (``applied``'s test): a place at ``p`` is inside a copy of new
+    at ``p - k`` for one of these ``k``."""
+    if not could_be_inside(old, new):
+        return []
+    return [k for k in range(len(new) - len(old) + 1) if new.startswith(old, k)]
+
+
+def _places(view: str, old: str, new: str, offsets: list[int]) -> list[int]:
     """Where old is replaced: every exact occurrence (overlapping ones
     included, none starting inside a line's indentation when old starts with
-    a blank) that no copy of new holds, less those that overlap the place
-    kept before them."""
+    a blank) that no copy of new holds (at ``offsets``), less those that
+    overlap the place kept before them."""
     size = len(old)
     blank_start = old[0] in " \t"
-    # Where old sits in new: a place at ``p`` is inside a copy of new at ``p - k``.
-    offsets = (
-        [k for k in range(len(new) - size + 1) if new.startswith(old, k)]
-        if could_be_inside(old, new)
-        else []
-    )
     new_blank_start = new[0] in " \t"
     startswith, find = view.startswith, view.find
     places: list[int] = []

@@ -202,5 +202,8 @@ def test_what_the_general_path_decides_is_left_to_it() -> None:
     assert line_swaps.replace_all(plain, [("1", "")], "f.py") is None  # lines may go
     assert line_swaps.replace_all(plain, [("= 1\n", "= 2\n")], "f.py") is None  # whole lines
     assert line_swaps.replace_all(plain, [("3", "4")], "f.py") is None  # nowhere: a hint
+    # New holds old at many places: the general path pairs places with copies in one pass.
+    assert line_swaps.replace_all(plain, [("1", "1, 1, 1, 1, 1")], "f.py") is None
+    assert line_swaps.replace_all(plain, [("1", "1, 1, 1, 1")], "f.py") is not None
     done = Document("a = 1 or 0\n")
     assert line_swaps.replace_all(done, [("1", "1 or 0")], "f.py") is None  # already applied
