@@ -21,6 +21,7 @@ every place already inside a copy of new), is left to the general path:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -113,12 +114,13 @@ def _places(view: str, old: str, new: str, offsets: list[int]) -> list[int]:
     size = len(old)
     blank_start = old[0] in " \t"
     new_blank_start = new[0] in " \t"
+    indentation = _Indentation(view)
     startswith, find = view.startswith, view.find
     places: list[int] = []
     kept_end = 0
     pos = find(old)
     while pos >= 0:
-        if blank_start and _inside_indentation(view, pos):
+        if blank_start and indentation.holds(pos):
             pass
         else:
             for k in offsets:
@@ -126,7 +128,7 @@ def _places(view: str, old: str, new: str, offsets: list[int]) -> list[int]:
                 if (
                     at >= 0
                     and startswith(new, at)
-                    and not (new_blank_start and _inside_indentation(view, at))
+                    and not (new_blank_start and indentation.holds(at))
                 ):
                     break  # inside a copy of new: already applied there
             else:
@@ -137,11 +139,29 @@ def _places(view: str, old: str, new: str, offsets: list[int]) -> list[int]:
     return places
 
 
-def _inside_indentation(view: str, pos: int) -> bool:
-    """Whether ``pos`` is past a line's start but within its leading blanks
-    (an exact match never starts there: ``matcher``'s rule)."""
-    line_start = view.rfind("\n", 0, pos) + 1
-    return line_start < pos and not view[line_start:pos].strip(" \t")
+_TEXT = re.compile(r"[^ \t]")
+
+
+class _Indentation:
+    """Which offsets of a view lie inside a line's indentation, where an
+    exact match never starts (``matcher``'s rule). Each line is read once
+    however many offsets on it are asked about, one after the other."""
+
+    def __init__(self, view: str) -> None:
+        self._view = view
+        self._start = self._end = self._text = 0  # the last line asked about
+
+    def holds(self, pos: int) -> bool:
+        """Whether ``pos`` (in a line's text) is past its line's start but
+        within its leading blanks."""
+        if not self._start <= pos < self._end:
+            view = self._view
+            self._start = view.rfind("\n", 0, pos) + 1
+            end = view.find("\n", pos)
+            self._end = len(view) if end < 0 else end
+            text = _TEXT.search(view, self._start, self._end)
+            self._text = self._end if text is None else text.start()
+        return self._start < pos <= self._text
 
 
 Swap = tuple[int, int, int, str]  # line number, view start and end of its text, new text
