@@ -59,7 +59,8 @@ class Document:
         return positions
 
     @cached_property
-    def _all_crlf(self) -> bool:
+    def all_crlf(self) -> bool:
+        """Whether every line of the file ends with CRLF (and there is one)."""
         return self._crlf_count > 0 and self._crlf_count == self.view.count("\n")
 
     @cached_property
@@ -71,7 +72,7 @@ class Document:
     def _crlf_before(self, offset: int) -> int:
         if self._crlf_count == 0:
             return 0
-        if self._all_crlf:
+        if self.all_crlf:
             return self.view.count("\n", 0, offset)
         return bisect.bisect_left(self._crlf_positions, offset)
 
@@ -83,7 +84,7 @@ class Document:
         """The file's ending for the view newline at ``newline_offset``."""
         if self._crlf_count == 0:
             return "\n"
-        if self._all_crlf:
+        if self.all_crlf:
             return "\r\n"
         i = bisect.bisect_left(self._crlf_positions, newline_offset)
         crlf = i < len(self._crlf_positions) and self._crlf_positions[i] == newline_offset

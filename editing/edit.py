@@ -6,6 +6,8 @@ in the original text, and returns the new text with a report, or raises an
 edit: request shape (empty old, old == new), placeholders in new, then
 location (the ladder in ``matcher``; then the same with line-number
 prefixes stripped; then elision), then "already applied" and uniqueness.
+Exact ``replace_all`` edits of one line of text by another are written in
+one pass by ``line_swaps``, with the same result.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import NoReturn
 
-from . import applied, elision, explain, line_numbers, matcher, messages, report
+from . import applied, elision, explain, line_numbers, line_swaps, matcher, messages, report
 from .document import Document
 from .errors import (
     AlreadyApplied,
@@ -94,6 +96,35 @@ def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") 
     if not edits:
         raise InvalidRequest(messages.NO_EDITS.format(path=path), path=path)
     doc = Document(text)
+    swapped = _replace_all_in_lines(doc, edits, path)
+    if swapped is not None:
+        return swapped
+    return _apply_planned(doc, edits, path, created=created)
+
+
+def _replace_all_in_lines(doc: Document, edits: Sequence[Edit], path: str) -> EditResult | None:
+    """One-line ``replace_all`` edits written in one pass (``line_swaps``), when they are."""
+    if not doc.original or not all(edit.replace_all for edit in edits):
+        return None
+    pairs = []
+    for edit in edits:
+        old, new = edit.old.replace("\r\n", "\n"), edit.new.replace("\r\n", "\n")
+        try:
+            _check_request(old, new, path)
+        except EditError:
+            return None  # refused by the general path, in its words
+        pairs.append((old, new))
+    swaps = line_swaps.replace_all(doc, pairs, path)
+    if swaps is None:
+        return None
+    lines, diff = swaps.lines, swaps.diff
+    return EditResult(path, swaps.text, Level.EXACT, swaps.replaced, lines, diff, (), lines)
+
+
+def _apply_planned(
+    doc: Document, edits: Sequence[Edit], path: str, *, created: bool = False
+) -> EditResult:
+    """``apply_edits`` the general way: a plan for each edit, then one report."""
     plans: list[tuple[int, _Plan]] = []
     for index, edit in enumerate(edits, 1):
         try:
@@ -108,7 +139,7 @@ def apply_edits(text: str | None, edits: Sequence[Edit], *, path: str = "file") 
             raise
     replacements = _without_overlaps(doc, plans, path)
     new_text = doc.replace([(r.start, r.end, r.text) for r in replacements])
-    if new_text == text:
+    if new_text == doc.original:
         raise NoChange(messages.NO_CHANGE_IN_FILE_TERMS.format(path=path), path=path)
     notes = list(dict.fromkeys(note for _, plan in plans for note in plan.notes))
     description = report.describe(doc, replacements, path)

@@ -187,8 +187,8 @@ def _line_swaps_diff(doc: Document, group: list[_Region]) -> list[str]:
     twice the context), each run of neighbouring changed lines its old lines
     then its new ones."""
     first, last = group[0], group[-1]
-    before = _lines_before(doc.view, first.replacement.start, CONTEXT)
-    after = _lines_after(doc.view, _line_after(doc, last), CONTEXT)
+    before = lines_before(doc.view, first.replacement.start, CONTEXT)
+    after = lines_after(doc.view, _line_after(doc, last), CONTEXT)
     body = [f" {line}\n" for line in before]
     removed: list[str] = []
     added: list[str] = []
@@ -215,8 +215,8 @@ def _line_swaps_diff(doc: Document, group: list[_Region]) -> list[str]:
 
 def _windowed_diff(doc: Document, group: list[_Region]) -> list[str]:
     first, last = group[0], group[-1]
-    before = _lines_before(doc.view, first.replacement.start, CONTEXT)
-    after = _lines_after(doc.view, _line_after(doc, last), CONTEXT)
+    before = lines_before(doc.view, first.replacement.start, CONTEXT)
+    after = lines_after(doc.view, _line_after(doc, last), CONTEXT)
     old_window, new_window = list(before), list(before)
     opcodes: list[Opcode] = [("equal", 0, len(before), 0, len(before))]
     for previous, region in zip([None, *group], group, strict=False):
@@ -288,7 +288,7 @@ def _line_after(doc: Document, region: _Region) -> int:
     return rep.end if rep.ends_line or rep.start == rep.end else rep.end + 1
 
 
-def _lines_before(view: str, offset: int, count: int) -> list[str]:
+def lines_before(view: str, offset: int, count: int) -> list[str]:
     """Up to ``count`` whole lines ending just before the line start ``offset``."""
     lines: list[str] = []
     end = offset - 1
@@ -300,7 +300,7 @@ def _lines_before(view: str, offset: int, count: int) -> list[str]:
     return lines
 
 
-def _lines_after(view: str, offset: int, count: int) -> list[str]:
+def lines_after(view: str, offset: int, count: int) -> list[str]:
     """Up to ``count`` whole lines from the line start ``offset`` on."""
     lines: list[str] = []
     while len(lines) < count and offset < len(view):
