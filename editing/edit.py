@@ -117,8 +117,16 @@ def _replace_all_in_lines(doc: Document, edits: Sequence[Edit], path: str) -> Ed
     swaps = line_swaps.replace_all(doc, pairs, path)
     if swaps is None:
         return None
-    lines, diff = swaps.lines, swaps.diff
-    return EditResult(path, swaps.text, Level.EXACT, swaps.replaced, lines, diff, (), lines)
+    return EditResult(
+        path=path,
+        text=swaps.text,
+        level=Level.EXACT,
+        replaced=swaps.replaced,
+        changed=swaps.lines,
+        diff=swaps.diff,
+        notes=(),
+        regions=swaps.lines,
+    )
 
 
 def _apply_planned(
