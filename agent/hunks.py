@@ -93,17 +93,24 @@ class StagedText:
         return apply(self.base, self.hunks)
 
     def change(
-        self, after: str, description: str, spans: Sequence[tuple[int, int]] | None = None
+        self,
+        after: str,
+        description: str,
+        spans: Sequence[tuple[int, int]] | None = None,
+        written: Sequence[tuple[int, int]] | None = None,
     ) -> None:
         """Stage ``after`` as the new text: each line difference from the current text.
 
         ``spans`` are the 0-based line spans ``[start, end)`` of the current text
         that the edit replaced (the engine's regions): the differences inside one
         span are one replacement, so one edit is never split into hunks that
-        could be accepted apart.
+        could be accepted apart. ``written`` are the spans of ``after`` the
+        engine wrote in their place, one for each: then the hunks come from
+        those records, with no diff.
         """
         current = self.text()
-        self._replace_each(current, line_regions(current, after, spans), description)
+        regions = line_regions(current, after, spans, written)
+        self._replace_each(current, regions, description)
 
     def replace(self, start: int, end: int, new: str, description: str) -> None:
         """Replace ``current[start:end]`` by ``new`` (see the module's contract)."""
@@ -272,7 +279,10 @@ def _trimmed(base: str, hunk: Hunk) -> Hunk | None:
 
 
 def line_regions(
-    before: str, after: str, spans: Sequence[tuple[int, int]] | None = None
+    before: str,
+    after: str,
+    spans: Sequence[tuple[int, int]] | None = None,
+    written: Sequence[tuple[int, int]] | None = None,
 ) -> list[tuple[int, int, str]]:
     """The line differences of ``before`` -> ``after``: ``(start, end, new text)``, offsets
     of ``before`` in order, the common head and tail matched first; differences that
@@ -281,7 +291,9 @@ def line_regions(
     offsets = [0]
     for line in old:
         offsets.append(offsets[-1] + len(line))
-    changes = _within(old, new, spans) if spans else None
+    changes = _recorded(old, new, spans, written) if spans and written else None
+    if changes is None and spans:
+        changes = _within(old, new, spans)
     if changes is None:
         changes = [
             (i1, i2, j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(old, new) if tag != "equal"
@@ -295,6 +307,39 @@ def line_regions(
         else:
             merged.append(change)
     return [(offsets[i1], offsets[i2], "".join(new[j1:j2])) for i1, i2, j1, j2 in merged]
+
+
+def _recorded(
+    old: Sequence[str],
+    new: Sequence[str],
+    spans: Sequence[tuple[int, int]],
+    written: Sequence[tuple[int, int]],
+) -> list[tuple[int, int, int, int]] | None:
+    """The changes as the engine recorded them: ``old[s:e]`` became ``new[w1:w2]``
+    for each span and its written span, each trimmed of the whole lines both
+    ends share; None when the records do not add up to the texts (the lines
+    around them must be the same on both sides, which is checked)."""
+    if len(spans) != len(written):
+        return None
+    changes = []
+    i = j = 0  # the lines before these are accounted for, on each side
+    for (s1, s2), (w1, w2) in sorted(zip(spans, written, strict=True)):
+        if not (i <= s1 <= s2 <= len(old) and j <= w1 <= w2 <= len(new)):
+            return None  # out of order, or lines the texts do not have
+        if w1 - j != s1 - i or old[i:s1] != new[j:w1]:
+            return None
+        head = 0
+        while head < min(s2 - s1, w2 - w1) and old[s1 + head] == new[w1 + head]:
+            head += 1
+        tail = 0
+        while tail < min(s2 - s1, w2 - w1) - head and old[s2 - 1 - tail] == new[w2 - 1 - tail]:
+            tail += 1
+        if (s2 - s1, w2 - w1) != (head + tail, head + tail):
+            changes.append((s1 + head, s2 - tail, w1 + head, w2 - tail))
+        i, j = s2, w2
+    if len(old) - i != len(new) - j or old[i:] != new[j:]:
+        return None
+    return changes
 
 
 def _within(

@@ -58,6 +58,8 @@ class EditResult:
     notes: tuple[str, ...]
     regions: tuple[LineRange, ...] = ()  # the lines of the old text that were replaced
     created: bool = False
+    # The lines of the new text written in place of each of ``regions`` (same order).
+    written: tuple[LineRange, ...] = ()
 
     @property
     def message(self) -> str:
@@ -126,6 +128,7 @@ def _replace_all_in_lines(doc: Document, edits: Sequence[Edit], path: str) -> Ed
         diff=swaps.diff,
         notes=(),
         regions=swaps.lines,
+        written=swaps.lines,
     )
 
 
@@ -161,6 +164,7 @@ def _apply_planned(
         notes=tuple(notes),
         regions=tuple(description.replaced),
         created=created,
+        written=tuple(description.written),
     )
 
 

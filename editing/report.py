@@ -123,11 +123,13 @@ def _aligned(
 @dataclass(frozen=True)
 class Description:
     """What replacements did: line ranges of the old text they replaced, the
-    ranges of the new text that differ, and a unified diff."""
+    ranges of the new text that differ, a unified diff, and the ranges of the
+    new text each replacement wrote (one for each of ``replaced``)."""
 
     replaced: list[LineRange]
     changed: list[LineRange]
     diff: str
+    written: list[LineRange]
 
 
 def describe(
@@ -139,9 +141,9 @@ def describe(
     """
     regions = _regions(doc, replacements)
     replaced = [LineRange(r.old_start, r.old_start + len(r.old_lines) - 1) for r in regions]
-    return Description(
-        replaced, _changed_ranges(regions), _unified_diff(doc, regions, path, new_path or path)
-    )
+    written = [LineRange(r.new_start, r.new_start + len(r.new_lines) - 1) for r in regions]
+    diff = _unified_diff(doc, regions, path, new_path or path)
+    return Description(replaced, _changed_ranges(regions), diff, written)
 
 
 def _changed_ranges(regions: list[_Region]) -> list[LineRange]:

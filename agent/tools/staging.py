@@ -24,6 +24,7 @@ class Change:
     path: str
     after: str | None
     touched: list[Span] | None = None
+    written: list[Span] | None = None  # the spans of ``after`` written in place of ``touched``
 
 
 def _edited(relative: str, level: Level) -> str:
@@ -59,7 +60,7 @@ def stage(ctx: ToolContext, description: str, changes: Sequence[Change]) -> None
             raise refuse(ctx, change.path, stale)
     for change in changes:
         label = description.strip() or messages.NO_DESCRIPTION
-        ctx.overlay.stage(change.path, change.after, label, change.touched)
+        ctx.overlay.stage(change.path, change.after, label, change.touched, change.written)
         ctx.views.succeeded(change.path, change.after)
 
 
@@ -71,5 +72,6 @@ def stage_edits(ctx: ToolContext, path: str, edits: list[Edit], description: str
     except EditError as error:
         raise refuse(ctx, relative, error) from None
     touched = [(r.start - 1, r.end) for r in result.regions]
-    stage(ctx, description, [Change(relative, result.text, touched)])
+    written = [(w.start - 1, w.end) for w in result.written]
+    stage(ctx, description, [Change(relative, result.text, touched, written)])
     return ToolResult(result.message, summary=_edited(relative, result.level))

@@ -13,10 +13,12 @@ from __future__ import annotations
 import os
 
 import hypothesis.strategies as st
-from hypothesis import given, settings
+import pytest
+from hypothesis import event, given, settings
 
 from agent import hunks
 from agent.hunks import Hunk, StagedText, apply, line_regions
+from editing import Edit, EditError, apply_edits
 
 EXAMPLES = settings(
     max_examples=int(os.environ.get("SUREHAND_HUNK_EXAMPLES", "300")), deadline=None, database=None
@@ -27,9 +29,9 @@ class OneByOne(StagedText):
     """The reference: ``change`` as ``replace`` of each region from the last, each
     ``replace`` against the whole current text and every hunk."""
 
-    def change(self, after, description, spans=None):  # type: ignore[no-untyped-def]
+    def change(self, after, description, spans=None, written=None):  # type: ignore[no-untyped-def]
         current = self.text()
-        for start, end, new in reversed(line_regions(current, after, spans)):
+        for start, end, new in reversed(line_regions(current, after, spans, written)):
             self.replace(start, end, new, description)
 
     def replace(self, start: int, end: int, new: str, description: str) -> None:
@@ -171,3 +173,72 @@ def test_two_differences_share_a_span_as_asking_every_span_says(spans, first, se
 
     every = any(inside(first, span) and inside(second, span) for span in spans)
     assert hunks._SpanIndex(spans).share(first, second) == every
+
+
+# -- hunks from the engine's records ----------------------------------------------
+
+WORDS = st.sampled_from(["a = 1", "b = 2", "    pass", "", "x", "a = 1  ", "\tb = 2", "c"])
+
+
+@st.composite
+def engine_edits(draw: st.DrawFn) -> tuple[str, list[Edit]]:
+    lines = draw(st.lists(WORDS, min_size=1, max_size=14))
+    ending = draw(st.sampled_from(["\n", "\r\n"]))
+    text = ending.join(lines) + draw(st.sampled_from(["", ending]))
+    edits = []
+    for _ in range(draw(st.integers(1, 3))):
+        start = draw(st.integers(0, len(lines) - 1))
+        old = "\n".join(lines[start : start + draw(st.integers(1, 3))])
+        new = "\n".join(draw(st.lists(WORDS, max_size=3)))
+        edits.append(Edit(old + draw(st.sampled_from(["", "\n"])), new, draw(st.booleans())))
+    return text, edits
+
+
+@EXAMPLES
+@given(engine_edits())
+def test_the_engines_records_give_the_hunks_without_a_diff(case) -> None:
+    text, edits = case
+    try:
+        result = apply_edits(text, edits, path="f.py")
+    except EditError:
+        return
+    spans = [(r.start - 1, r.end) for r in result.regions]
+    written = [(w.start - 1, w.end) for w in result.written]
+    old, new = hunks.split_lines(text), hunks.split_lines(result.text)
+    # Where the records add up to the two texts, no diff is needed; each
+    # change then lies inside one replaced span, trimmed to the lines that differ.
+    changes = hunks._recorded(old, new, spans, written)
+    event("from the records" if changes is not None else "records do not add up: a diff")
+    for i1, i2, j1, j2 in changes or []:
+        assert any(s1 <= i1 and i2 <= s2 for s1, s2 in spans)
+        assert old[i1:i2] != new[j1:j2]
+        if i2 > i1 and j2 > j1:
+            assert old[i1] != new[j1] and old[i2 - 1] != new[j2 - 1]
+    regions = line_regions(text, result.text, spans, written)
+    assert hunks.apply(text, [Hunk(s, e, t, ()) for s, e, t in regions]) == result.text
+
+
+RECORDED = {
+    "one line": ("a = 1\nb = 2\nc = 3\n", [Edit("b = 2", "b = 20")]),
+    "a block for a longer one": ("a\nb\nc\nd\n", [Edit("b\nc\n", "x\ny\nz\n")]),
+    "lines deleted": ("a\nb\nc\nd\n", [Edit("b\nc\n", "")]),
+    "lines inserted": ("a\nd\n", [Edit("a\n", "a\nb\nc\n")]),
+    "every place": ("f(x)\ny\nf(x)\ny\nf(x)\n", [Edit("f(x)", "g(x)", replace_all=True)]),
+    "several edits": ("a\nb\nc\nd\ne\n", [Edit("a", "A"), Edit("c\nd\n", "C\n")]),
+    "crlf": ("a\r\nb\r\nc\r\n", [Edit("b\n", "B\nB2\n")]),
+    "no final newline": ("a\nb", [Edit("b", "B")]),
+}
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_the_engines_records_add_up_for_the_usual_edits(name: str) -> None:
+    text, edits = RECORDED[name]
+    result = apply_edits(text, edits, path="f.py")
+    spans = [(r.start - 1, r.end) for r in result.regions]
+    written = [(w.start - 1, w.end) for w in result.written]
+    old, new = hunks.split_lines(text), hunks.split_lines(result.text)
+    changes = hunks._recorded(old, new, spans, written)
+    assert changes is not None
+    regions = line_regions(text, result.text, spans, written)
+    assert hunks.apply(text, [Hunk(s, e, t, ()) for s, e, t in regions]) == result.text
+    assert len(regions) == len(changes)
