@@ -20,9 +20,11 @@ context lines byte for byte, drift undone in the new lines.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from .. import applied, elision, explain, indentation, matcher, punctuation, report
 from ..document import Document
@@ -41,19 +43,18 @@ class UpdatedText:
     level: Level
 
 
-@dataclass(frozen=True)
-class _Where:
-    """Which chunk of which file, for messages."""
+class Where(NamedTuple):
+    """Which chunk of which file, for messages (a tuple: one is made per chunk)."""
 
     path: str
-    index: int
-    count: int
+    number: int  # of the chunk, from 1
+    of: int  # chunks in the update
     chunk: Chunk
 
     def format(self, template: str, **fields: object) -> str:
         anchored = f" (under '@@ {self.chunk.anchors[-1]}')" if self.chunk.anchors else ""
         return template.format(
-            path=self.path, index=self.index, count=self.count, anchored=anchored, **fields
+            path=self.path, index=self.number, count=self.of, anchored=anchored, **fields
         )
 
 
@@ -66,8 +67,8 @@ def apply_chunks(
     replacements: list[Replacement] = []
     level = Level.EXACT
     for index, chunk in enumerate(chunks, 1):
-        where = _Where(path, index, len(chunks), chunk)
-        first, block_last, anchor_line = _after_anchors(doc, chunk, cursor, where)
+        where = Where(path, index, len(chunks), chunk)
+        first, block_last, anchor_line = after_anchors(doc, chunk, cursor, where)
         old = "".join(line + "\n" for line in chunk.old_lines)
         new = "".join(line + "\n" for line in chunk.new_lines)
         unpaired = elision.unpaired(old, new)
@@ -80,8 +81,8 @@ def apply_chunks(
         scopes = [Scope(first, None, whole_lines=True, at_end=chunk.end_of_file)]
         if block_last is not None and not chunk.end_of_file:
             scopes.insert(0, Scope(first, block_last, whole_lines=True))
-        if anchor_line is not None and _repeats_anchor(chunk):
-            scopes = _at_anchor(doc, old, anchor_line, scopes, where)
+        if anchor_line is not None and repeats_anchor(chunk):
+            scopes = at_anchor(doc, old, anchor_line, scopes, where)
         match, found_old, found_new, found_level = _locate(doc, old, new, scopes, where)
         level = max(level, found_level)
         if found_old != found_new:
@@ -93,7 +94,7 @@ def apply_chunks(
 
 
 def _locate(
-    doc: Document, old: str, new: str, scopes: list[Scope], where: _Where
+    doc: Document, old: str, new: str, scopes: list[Scope], where: Where
 ) -> tuple[Match, str, str, Level]:
     """The one match of the chunk's old lines in the first scope that has any.
 
@@ -129,7 +130,7 @@ def _locate(
     return located.matches[0], located.old, new, located.reported_level
 
 
-def _raise_applied(doc: Document, copy: Match, where: _Where) -> NoReturn:
+def _raise_applied(doc: Document, copy: Match, where: Where) -> NoReturn:
     """Refuse a chunk whose new lines are already in the file, at ``copy``."""
     raise AlreadyApplied(
         where.format(messages.CHUNK_APPLIED, where=explain.lines_of(doc, [copy])),
@@ -138,8 +139,8 @@ def _raise_applied(doc: Document, copy: Match, where: _Where) -> NoReturn:
     )
 
 
-def _at_anchor(
-    doc: Document, old: str, anchor_line: int, scopes: list[Scope], where: _Where
+def at_anchor(
+    doc: Document, old: str, anchor_line: int, scopes: list[Scope], where: Where
 ) -> list[Scope]:
     """The scopes for a chunk whose first line is its anchor's text.
 
@@ -149,8 +150,8 @@ def _at_anchor(
     """
     chunk = where.chunk
     here = Scope(anchor_line, anchor_line, whole_lines=True, at_end=chunk.end_of_file)
-    at_anchor = matcher.locate(doc, old, here)
-    if at_anchor is None:
+    on_anchor = matcher.locate(doc, old, here)
+    if on_anchor is None:
         return scopes
     later = next(
         (
@@ -161,7 +162,7 @@ def _at_anchor(
         None,
     )
     if later is not None:
-        matches = [*at_anchor.matches, *later.matches][: explain.LISTED]
+        matches = [*on_anchor.matches, *later.matches][: explain.LISTED]
         raise Ambiguous(
             where.format(
                 messages.CHUNK_AMBIGUOUS, n=len(matches), lines=explain.lines_of(doc, matches)
@@ -172,7 +173,7 @@ def _at_anchor(
     return [here]
 
 
-def _repeats_anchor(chunk: Chunk) -> bool:
+def repeats_anchor(chunk: Chunk) -> bool:
     """Whether the chunk's first old line is its last ``@@`` line's text."""
     key = punctuation.fold(chunk.anchors[-1]).strip()
     first = punctuation.fold(chunk.old_lines[0]).strip()
@@ -181,8 +182,8 @@ def _repeats_anchor(chunk: Chunk) -> bool:
     )
 
 
-def _after_anchors(
-    doc: Document, chunk: Chunk, start: int, where: _Where
+def after_anchors(
+    doc: Document, chunk: Chunk, start: int, where: Where
 ) -> tuple[int, int | None, int | None]:
     """Where the chunk's search starts (after its last anchor), its block's last
     start, and the start of the last anchor's line (None without anchors)."""
@@ -260,12 +261,38 @@ def _block_last(doc: Document, anchor_start: int, body_start: int) -> int | None
     """
     view = doc.view
     width = indentation.columns(view[anchor_start:body_start])
-    block = view[body_start : indentation.block_end(view, body_start, width + 1)].rstrip()
+    block = view[body_start : _block_end(view, body_start, width + 1)].rstrip()
     # The start of the block's last non-blank line.
     return view.rfind("\n", 0, body_start + len(block)) + 1 if block else None
 
 
-def _insertion(doc: Document, chunk: Chunk, at: int, new: str, where: _Where) -> Replacement:
+def _block_end(view: str, pos: int, width: int) -> int:
+    """``indentation.block_end``: the start of the first non-blank line from the
+    line start ``pos`` on indented less than ``width`` columns (else the end).
+
+    Only the lines a regular expression finds not starting with ``width``
+    spaces are looked at one by one (a tab may still make them deep enough).
+    """
+    shallow = _shallow_line(width)
+    found = shallow.search(view, pos)
+    while found is not None:
+        start = found.start()
+        end = view.find("\n", start)
+        end = len(view) if end < 0 else end
+        if indentation.columns(view[start:end]) < width:
+            return start
+        found = shallow.search(view, end + 1)
+    return len(view)
+
+
+@functools.cache
+def _shallow_line(width: int) -> re.Pattern[str]:
+    """A line (from its start) that does not start with ``width`` spaces and is
+    not blank (``\\S`` is what ``str.strip`` keeps)."""
+    return re.compile(rf"^(?! {{{width}}})(?=.*\S)", re.MULTILINE)
+
+
+def _insertion(doc: Document, chunk: Chunk, at: int, new: str, where: Where) -> Replacement:
     """A chunk of ``+`` lines only: after its anchor, or at the end of the file."""
     if chunk.end_of_file:
         at = len(doc.view)

@@ -58,6 +58,9 @@ _FENCE = re.compile(r"^```[\w-]*$")  # a Markdown code fence around the patch
 _UNIFIED_HUNK = re.compile(r"^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$")
 
 
+_CHUNK_MARKERS = frozenset((CONTEXT, REMOVED, ADDED))
+
+
 class _State(Enum):
     START = auto()  # before "*** Begin Patch"
     BODY = auto()  # between operations
@@ -100,8 +103,7 @@ class PatchStream:
         self._buffer += delta
         done_before = len(self._ops)
         *complete, self._buffer = self._buffer.split("\n")
-        for line in complete:
-            self._read(line)
+        self._read_lines(complete)
         return self._ops[done_before:]
 
     def finish(self) -> Patch:
@@ -121,6 +123,48 @@ class PatchStream:
         return Patch(tuple(self._ops))
 
     # -- lines ---------------------------------------------------------------
+
+    def _read_lines(self, raws: list[str]) -> None:
+        """``_read`` each line; the lines of a chunk after its first, which are
+        most lines of a patch, are taken here directly (``_dispatch`` and
+        ``_update_line`` would come to the same)."""
+        in_chunk = self._in_chunk()
+        lines, terminator = self._lines, self._terminator
+        for raw in raws:
+            line = raw[:-1] if raw[-1:] == "\r" else raw
+            marker = line[:1]
+            if (
+                in_chunk
+                and marker in _CHUNK_MARKERS
+                and (marker != CONTEXT or line.strip())
+                and ("***" not in line or not line.lstrip().startswith("***"))
+                and (terminator is None or line.rstrip() != terminator)
+            ):
+                self._number += 1
+                if self._blanks:
+                    lines.extend([(CONTEXT, "")] * self._blanks)
+                    self._blanks = 0
+                lines.append((marker, line[1:]))
+                continue
+            if marker == "@" and line.startswith("@@") and self._takes_anchor():
+                # What ``_dispatch`` does with an ``@@`` line in an update.
+                self._number += 1
+                self._anchor(line[2:].strip())
+            else:
+                self._read(raw)
+            in_chunk = self._in_chunk()
+            lines, terminator = self._lines, self._terminator
+
+    def _takes_anchor(self) -> bool:
+        return self._error is None and self._state is _State.UPDATE
+
+    def _in_chunk(self) -> bool:
+        """Whether the next line, if it is a chunk line, continues a chunk."""
+        return (
+            self._error is None
+            and self._state is _State.UPDATE
+            and bool(self._lines or self._anchors)
+        )
 
     def _read(self, raw: str) -> None:
         self._number += 1
