@@ -22,7 +22,7 @@ from .. import applied, elision, matcher
 from ..document import Document
 from ..errors import EditError
 from ..line_diff import Opcode, line_opcodes, merged
-from ..matcher import Level, Match, Scope
+from ..matcher import Level, Located, Match, Scope
 from .chunks import UpdatedText, Where, after_anchors, at_anchor, repeats_anchor
 from .model import Chunk
 from .unified import Splice, unified_diff
@@ -84,7 +84,9 @@ def _splices(doc: Document, chunks: Sequence[Chunk], path: str) -> list[Splice] 
             continue
         new = "\n".join(new_lines) + "\n" if new_lines else ""
         if _could_be_inside(old, new):
-            return None  # maybe already applied: the general path looks
+            located = Located(Level.EXACT, (match,), old, total=1)
+            if applied.inside_new(doc, located, new):
+                return None  # already applied: the general path refuses
         line += view.count("\n", counted_to, match.start)
         counted_to = match.start
         written, opcodes = _written(old_lines, new_lines)
