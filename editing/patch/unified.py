@@ -9,10 +9,11 @@ come to the same hunks).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..line_diff import Opcode, merged
+from ..line_diff import Opcode
 from ..report import CONTEXT
 
 
@@ -39,62 +40,70 @@ def unified_diff(view: str, splices: Sequence[Splice], path: str, new_path: str)
     old = view.split("\n")
     if old[-1] == "":
         old.pop()  # a final newline ends the last line
-    new: list[str] = []
-    opcodes: list[Opcode] = []
-    at = 0  # the old line after the previous splice
-    shift = 0  # new line number minus old line number there
-    for splice in splices:
-        first = splice.line
-        if first > at:
-            opcodes.append(("equal", at, first, at + shift, first + shift))
-            new += old[at:first]
-        to = first + shift
-        opcodes += [
-            (t, i1 + first, i2 + first, j1 + to, j2 + to) for t, i1, i2, j1, j2 in splice.opcodes
-        ]
-        new += splice.new_lines
-        at = first + len(splice.old_lines)
-        shift += len(splice.new_lines) - len(splice.old_lines)
-    if at < len(old):
-        opcodes.append(("equal", at, len(old), at + shift, len(old) + shift))
-        new += old[at:]
     out = [f"--- {path}\n", f"+++ {new_path}\n"]
-    for group in _grouped(merged(opcodes), CONTEXT):
-        head, tail = group[0], group[-1]
-        out.append(f"@@ -{_range(head[1], tail[2])} +{_range(head[3], tail[4])} @@\n")
-        for tag, i1, i2, j1, j2 in group:
-            # Each run of lines joined at once: "\n " between them, " " before the first.
-            if tag == "equal":
-                out += (" ", "\n ".join(old[i1:i2]), "\n")
-                continue
-            if tag != "insert":
-                out += ("-", "\n-".join(old[i1:i2]), "\n")
-            if tag != "delete":
-                out += ("+", "\n+".join(new[j1:j2]), "\n")
+    changes = _changes(splices)
+    n = CONTEXT
+    start = 0  # index in changes of the hunk's first change
+    for index, change in enumerate(changes):
+        following = changes[index + 1] if index + 1 < len(changes) else None
+        # Up to twice the context lines between two changes keep them in one hunk.
+        if following is not None and following.old_start - change.old_end <= 2 * n:
+            continue
+        head = changes[start]
+        before = min(n, head.old_start - (changes[start - 1].old_end if start else 0))
+        after = min(n, (following.old_start if following else len(old)) - change.old_end)
+        old_range = _range(head.old_start - before, change.old_end + after)
+        new_range = _range(head.new_start - before, change.new_end + after)
+        out.append(f"@@ -{old_range} +{new_range} @@\n")
+        _context(out, old[head.old_start - before : head.old_start])
+        for at in range(start, index + 1):
+            one = changes[at]
+            if one.old_end > one.old_start:
+                out += ("-", "\n-".join(old[one.old_start : one.old_end]), "\n")
+            if one.added:
+                out += ("+", "\n+".join(one.added), "\n")
+            end = changes[at + 1].old_start if at < index else one.old_end + after
+            _context(out, old[one.old_end : end])
+        start = index + 1
     return "".join(out)
 
 
-def _grouped(codes: list[Opcode], n: int) -> Iterator[list[Opcode]]:
-    """``difflib.SequenceMatcher.get_grouped_opcodes(n)`` of these opcodes."""
-    if not codes:
-        codes = [("equal", 0, 1, 0, 1)]
-    if codes[0][0] == "equal":
-        tag, i1, i2, j1, j2 = codes[0]
-        codes[0] = tag, max(i1, i2 - n), i2, max(j1, j2 - n), j2
-    if codes[-1][0] == "equal":
-        tag, i1, i2, j1, j2 = codes[-1]
-        codes[-1] = tag, i1, min(i2, i1 + n), j1, min(j2, j1 + n)
-    group: list[Opcode] = []
-    for tag, i1, i2, j1, j2 in codes:
-        # A long run of equal lines ends a hunk and starts the next.
-        if tag == "equal" and i2 - i1 > 2 * n:
-            group.append((tag, i1, min(i2, i1 + n), j1, min(j2, j1 + n)))
-            yield group
-            group = [(tag, max(i1, i2 - n), i2, max(j1, j2 - n), j2)]
-        else:
-            group.append((tag, i1, i2, j1, j2))
-    if group and not (len(group) == 1 and group[0][0] == "equal"):
-        yield group
+@dataclass(slots=True)
+class _Change:
+    """A run of changed lines: old lines ``[old_start, old_end)`` become ``added``,
+    which start at new line ``new_start``."""
+
+    old_start: int
+    old_end: int
+    new_start: int
+    new_end: int
+    added: list[str]
+
+
+def _changes(splices: Sequence[Splice]) -> list[_Change]:
+    """The changed runs of the whole file's diff, neighbouring ones joined (as
+    ``difflib`` never gives two changes in a row)."""
+    changes: list[_Change] = []
+    shift = 0  # new line number minus old line number before the splice
+    for splice in splices:
+        first, lines = splice.line, splice.new_lines
+        to = first + shift
+        for tag, i1, i2, j1, j2 in splice.opcodes:
+            if tag == "equal":
+                continue
+            if changes and changes[-1].old_end == first + i1:
+                last = changes[-1]
+                last.old_end, last.new_end = first + i2, to + j2
+                last.added += lines[j1:j2]
+            else:
+                changes.append(_Change(first + i1, first + i2, to + j1, to + j2, lines[j1:j2]))
+        shift += len(lines) - len(splice.old_lines)
+    return changes
+
+
+def _context(out: list[str], lines: list[str]) -> None:
+    if lines:
+        out += (" ", "\n ".join(lines), "\n")
 
 
 def _range(start: int, stop: int) -> str:
