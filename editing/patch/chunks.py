@@ -33,7 +33,7 @@ from ..escapes import unescape
 from ..matcher import Level, Match, Scope
 from ..replacement import Replacement, build
 from . import messages
-from .model import Chunk
+from .model import ADDED, Chunk
 
 
 @dataclass(frozen=True)
@@ -175,8 +175,12 @@ def at_anchor(
 
 def repeats_anchor(chunk: Chunk) -> bool:
     """Whether the chunk's first old line is its last ``@@`` line's text."""
-    key = punctuation.fold(chunk.anchors[-1]).strip()
-    first = punctuation.fold(chunk.old_lines[0]).strip()
+    anchor = chunk.anchors[-1]
+    first = next(text for marker, text in chunk.lines if marker != ADDED)
+    if anchor.isascii() and first.isascii():
+        key, first = anchor.strip(), first.strip()  # nothing to fold
+    else:
+        key, first = punctuation.fold(anchor).strip(), punctuation.fold(first).strip()
     return bool(key) and (
         first == key or (first.startswith(key) and _word_ends(key, first[len(key) :]))
     )
@@ -277,6 +281,8 @@ def _block_end(view: str, pos: int, width: int) -> int:
     found = shallow.search(view, pos)
     while found is not None:
         start = found.start()
+        if "\t" not in view[start : start + width]:
+            return start  # fewer than ``width`` spaces, then text
         end = view.find("\n", start)
         end = len(view) if end < 0 else end
         if indentation.columns(view[start:end]) < width:

@@ -327,7 +327,7 @@ class PatchStream:
             self._close_chunk()
         if not self._anchors:
             self._chunk_line = self._number
-        unified = _UNIFIED_HUNK.match(text)
+        unified = _UNIFIED_HUNK.match(text) if text[:1] == "-" else None
         if unified:
             text = unified.group(1).strip()  # line numbers are never used
         if text:
