@@ -272,7 +272,16 @@ def _find_exact(doc: Document, old: str, first: int, last: int | None) -> Iterat
 def exact_lines(
     doc: Document, old: str, first: int = 0, last: int | None = None, *, at_end: bool = False
 ) -> Iterator[Match]:
-    """The exact matches a whole-line ``Scope(first, last, True, at_end)`` admits, in order.
+    """The exact matches a whole-line ``Scope(first, last, True, at_end)`` admits, in order."""
+    exact = Level.EXACT
+    for start, end, ends_line in exact_line_spans(doc.view, old, first, last, at_end=at_end):
+        yield Match(start, end, exact, None, False, ends_line)
+
+
+def exact_line_spans(
+    view: str, old: str, first: int = 0, last: int | None = None, *, at_end: bool = False
+) -> Iterator[tuple[int, int, bool]]:
+    """``exact_lines`` as ``(start, end, ends_line)`` of each match, no ``Match`` built.
 
     Only matches at a line start count, so the search looks for old after a
     newline (and at the very start): in a file where old's text also occurs
@@ -281,30 +290,28 @@ def exact_lines(
     """
     if not old:
         return
-    view = doc.view
     size = len(old)
     ends_line = old.endswith("\n")
     # A match ends the file when nothing but blanks follows it.
     content_end = len(view.rstrip()) if at_end else 0
-    exact = Level.EXACT
     stop = len(view) if last is None else min(len(view), last + size)
     at_start = first == 0 and size <= stop and view.startswith(old)
     if at_start and _admitted_end(view, size, ends_line, content_end):
-        yield Match(0, size, exact, None, False, ends_line)
+        yield 0, size, ends_line
     needle = "\n" + old
     # Old at ``start`` is the needle at ``start - 1``.
     at = view.find(needle, max(first - 1, 0), stop)
     while at >= 0:
         start = at + 1
         if _admitted_end(view, start + size, ends_line, content_end):
-            yield Match(start, start + size, exact, None, False, ends_line)
+            yield start, start + size, ends_line
         at = view.find(needle, start, stop)
     body = old[:-1]
     if ends_line and body.strip() and not view.endswith("\n") and view.endswith(body):
         start = len(view) - len(body)
         in_range = first <= start and (last is None or start <= last)
         if in_range and (start == 0 or view[start - 1] == "\n"):
-            yield Match(start, len(view), Level.EXACT)
+            yield start, len(view), False
 
 
 def _admitted_end(view: str, end: int, ends_line: bool, content_end: int) -> bool:

@@ -127,9 +127,10 @@ class PatchStream:
     def _read_lines(self, raws: list[str]) -> None:
         """``_read`` each line; the lines of a chunk after its first, which are
         most lines of a patch, are taken here directly (``_dispatch`` and
-        ``_update_line`` would come to the same)."""
+        ``_update_line`` would come to the same), and so are ``@@`` lines."""
         in_chunk = self._in_chunk()
-        lines, terminator = self._lines, self._terminator
+        lines, terminator, blanks = self._lines, self._terminator, self._blanks
+        number = self._number
         for raw in raws:
             line = raw[:-1] if raw[-1:] == "\r" else raw
             marker = line[:1]
@@ -140,12 +141,13 @@ class PatchStream:
                 and ("***" not in line or not line.lstrip().startswith("***"))
                 and (terminator is None or line.rstrip() != terminator)
             ):
-                self._number += 1
-                if self._blanks:
-                    lines.extend([(CONTEXT, "")] * self._blanks)
-                    self._blanks = 0
+                number += 1
+                if blanks:
+                    lines.extend([(CONTEXT, "")] * blanks)
+                    self._blanks = blanks = 0
                 lines.append((marker, line[1:]))
                 continue
+            self._number = number
             if marker == "@" and line.startswith("@@") and self._takes_anchor():
                 # What ``_dispatch`` does with an ``@@`` line in an update.
                 self._number += 1
@@ -153,7 +155,9 @@ class PatchStream:
             else:
                 self._read(raw)
             in_chunk = self._in_chunk()
-            lines, terminator = self._lines, self._terminator
+            lines, terminator, blanks = self._lines, self._terminator, self._blanks
+            number = self._number
+        self._number = number
 
     def _takes_anchor(self) -> bool:
         return self._error is None and self._state is _State.UPDATE
@@ -342,7 +346,7 @@ class PatchStream:
 
     def _close_chunk(self, *, end_of_file: bool = False) -> None:
         self._blanks = 0  # blank lines after a chunk only separate it from the next
-        anchors = tuple(anchor for anchor in self._anchors if anchor)
+        anchors = tuple(filter(None, self._anchors))  # the texts of the non-bare ones
         if self._lines:
             self._chunks.append(
                 Chunk(anchors, tuple(self._lines), end_of_file, line=self._chunk_line)

@@ -72,46 +72,45 @@ def _splices(doc: Document, chunks: Sequence[Chunk], path: str) -> list[Splice] 
         new_lines = [text for marker, text in marked if marker != "-"]
         old = "\n".join(old_lines) + "\n"
         if anchor_line is not None and repeats_anchor(chunk):
-            match = _at_anchor(doc, old, chunk, (first, block_last, anchor_line), where)
+            span = _at_anchor(doc, old, chunk, (first, block_last, anchor_line), where)
         elif block_last is not None and not chunk.end_of_file:
-            match = _one(matcher.exact_lines(doc, old, first, block_last))
+            span = _one(matcher.exact_line_spans(view, old, first, block_last))
         else:
-            match = _one(matcher.exact_lines(doc, old, first, at_end=chunk.end_of_file))
-        if match is None or not match.ends_line:
-            return None
-        cursor = match.end
+            span = _one(matcher.exact_line_spans(view, old, first, at_end=chunk.end_of_file))
+        if span is None or not span[2]:
+            return None  # not found exactly once, or on the last line, which has no newline
+        start, cursor = span[0], span[1]
         if old_lines == new_lines:
             continue
         new = "\n".join(new_lines) + "\n" if new_lines else ""
         if _could_be_inside(old, new):
-            located = Located(Level.EXACT, (match,), old, total=1)
-            if applied.inside_new(doc, located, new):
+            match = Match(start, cursor, Level.EXACT, None, False, True)
+            if applied.inside_new(doc, Located(Level.EXACT, (match,), old, total=1), new):
                 return None  # already applied: the general path refuses
-        line += view.count("\n", counted_to, match.start)
-        counted_to = match.start
+        line += view.count("\n", counted_to, start)
+        counted_to = start
         written, opcodes = _written(old_lines, new_lines)
         text = "\n".join(written) + "\n" if written else ""
-        splices.append(Splice(match.start, match.end, line, old_lines, written, text, opcodes))
+        splices.append(Splice(start, cursor, line, old_lines, written, text, opcodes))
     return splices
 
 
-# The characters ``str.split`` splits ASCII text at (as ``applied`` deletes them).
-_ASCII_BLANKS = str.maketrans("", "", "".join(c for c in map(chr, range(128)) if c.isspace()))
-
-
 def _could_be_inside(old: str, new: str) -> bool:
-    """``applied.could_be_inside``, with ASCII text compared without folding
-    (folding leaves it as it is)."""
+    """``applied.could_be_inside``: ASCII text is compared as it is (folding
+    leaves it so) with its blanks dropped, by ``str.split`` (the same blanks)."""
     if old.isascii() and new.isascii():
-        return bool(new.strip()) and old.translate(_ASCII_BLANKS) in new.translate(_ASCII_BLANKS)
+        return bool(new.strip()) and "".join(old.split()) in "".join(new.split())
     return applied.could_be_inside(old, new)
 
 
-def _one(matches: Iterator[Match]) -> Match | None:
+Span = tuple[int, int, bool]  # start, end, ends_line
+
+
+def _one(spans: Iterator[Span]) -> Span | None:
     """The only exact match, or None: none at this level (the general path
     tries the others) or more than one (ambiguous)."""
-    found = next(matches, None)
-    return found if found is not None and next(matches, None) is None else None
+    found = next(spans, None)
+    return found if found is not None and next(spans, None) is None else None
 
 
 def _at_anchor(
@@ -120,7 +119,7 @@ def _at_anchor(
     chunk: Chunk,
     after: tuple[int, int | None, int],
     where: Where,
-) -> Match | None:
+) -> Span | None:
     """The chunk's one exact match when its first line repeats its anchor's,
     found as the general path finds it."""
     first, block_last, anchor_line = after
@@ -130,8 +129,10 @@ def _at_anchor(
     for scope in at_anchor(doc, old, anchor_line, scopes, where):
         located = matcher.locate(doc, old, scope, limit=2, count=False)
         if located:
-            unique = len(located.matches) == 1 and located.level == Level.EXACT
-            return located.matches[0] if unique and not located.escapes else None
+            if len(located.matches) > 1 or located.level != Level.EXACT or located.escapes:
+                return None
+            match = located.matches[0]
+            return match.start, match.end, match.ends_line
     return None
 
 
@@ -139,6 +140,9 @@ def _written(old_lines: list[str], new_lines: list[str]) -> tuple[list[str], lis
     """The lines a plain splice writes (changed blank lines emptied) and the
     line diff the report gives them (old lines -> written lines)."""
     opcodes = line_opcodes(old_lines, new_lines)
+    changed = [new_lines[j1:j2] for tag, _i1, _i2, j1, j2 in opcodes if tag != "equal"]
+    if not any(text and not text.strip() for lines in changed for text in lines):
+        return new_lines, _aligned(old_lines, new_lines, opcodes)
     written: list[str] = []
     for tag, _i1, _i2, j1, j2 in opcodes:
         if tag == "equal":
