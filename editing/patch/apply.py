@@ -4,6 +4,10 @@ Pure like the rest of the engine: ``read(path)`` gives a file's current
 text (None when it does not exist) and nothing is written. Every operation
 is computed first, in order, each seeing the results of the ones before it;
 the first refusal stops everything and the caller writes nothing.
+
+An update goes the one-pass way (``plain``) when each of its chunks is a
+plain splice found exactly once; ``chunks`` decides every other one, with
+the same result the one-pass way would have given.
 """
 
 from __future__ import annotations

@@ -23,7 +23,9 @@ from ..document import Document
 from ..errors import EditError
 from ..line_diff import Opcode, line_opcodes, merged
 from ..matcher import Level, Located, Match, Scope
-from .chunks import UpdatedText, Where, after_anchors, at_anchor, repeats_anchor
+from .anchors import after_anchors, repeats_anchor
+from .chunks import UpdatedText, at_anchor
+from .messages import Where
 from .model import Chunk
 from .unified import Splice, unified_diff
 
