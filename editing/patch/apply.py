@@ -5,9 +5,9 @@ text (None when it does not exist) and nothing is written. Every operation
 is computed first, in order, each seeing the results of the ones before it;
 the first refusal stops everything and the caller writes nothing.
 
-An update goes the one-pass way (``plain``) when each of its chunks is a
-plain splice found exactly once; ``chunks`` decides every other one, with
-the same result the one-pass way would have given.
+An update whose chunks are each a plain splice found exactly once is
+applied in one pass (``plain``), with the very result the general path
+(``chunks``) gives; every other update takes the general path.
 """
 
 from __future__ import annotations
