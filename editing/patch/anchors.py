@@ -36,9 +36,10 @@ def repeats_anchor(chunk: Chunk) -> bool:
 def after_anchors(
     doc: Document, chunk: Chunk, start: int, where: Where
 ) -> tuple[int, int | None, int | None]:
-    """Where the chunk's search starts (after its last anchor), its block's last
-    start, and the start of the last anchor's line (None without anchors)."""
-    block_last = None
+    """Where the chunk's search starts (after its last anchor), the last start
+    of a line of the block that anchor opens, and the start of its line (None
+    without anchors; no block for an ``End of File`` chunk, which is only
+    looked for at the end)."""
     line_start = None
     for anchor in chunk.anchors:
         line = _find_anchor(doc, anchor, start)
@@ -49,8 +50,9 @@ def after_anchors(
             )
         line_start, line_end = line
         start = min(line_end + 1, len(doc.view))
-        block_last = _block_last(doc, line_start, start)
-    return start, block_last, line_start
+    if line_start is None or chunk.end_of_file:
+        return start, None, line_start
+    return start, _block_last(doc, line_start, start), line_start
 
 
 def _find_anchor(doc: Document, anchor: str, start: int) -> tuple[int, int] | None:

@@ -142,9 +142,8 @@ def _written(old_lines: list[str], new_lines: list[str]) -> tuple[list[str], lis
     """The lines a plain splice writes (changed blank lines emptied) and the
     line diff the report gives them (old lines -> written lines)."""
     opcodes = line_opcodes(old_lines, new_lines)
-    changed = [new_lines[j1:j2] for tag, _i1, _i2, j1, j2 in opcodes if tag != "equal"]
-    if not any(text and not text.strip() for lines in changed for text in lines):
-        return new_lines, _aligned(old_lines, new_lines, opcodes)
+    if not any(text.isspace() for text in new_lines):
+        return new_lines, _aligned(old_lines, new_lines, opcodes)  # none to empty
     written: list[str] = []
     for tag, _i1, _i2, j1, j2 in opcodes:
         if tag == "equal":
