@@ -102,8 +102,9 @@ class PatchStream:
         """Feed text; returns the operations completed by it."""
         self._buffer += delta
         done_before = len(self._ops)
-        *complete, self._buffer = self._buffer.split("\n")
-        self._read_lines(complete)
+        text = self._buffer
+        *complete, self._buffer = text.split("\n")
+        self._read_lines(complete, crlf="\r" in text)
         return self._ops[done_before:]
 
     def finish(self) -> Patch:
@@ -124,15 +125,16 @@ class PatchStream:
 
     # -- lines ---------------------------------------------------------------
 
-    def _read_lines(self, raws: list[str]) -> None:
+    def _read_lines(self, raws: list[str], *, crlf: bool = True) -> None:
         """``_read`` each line; the lines of a chunk after its first, which are
         most lines of a patch, are taken here directly (``_dispatch`` and
-        ``_update_line`` would come to the same), and so are ``@@`` lines."""
+        ``_update_line`` would come to the same), and so are ``@@`` lines.
+        Without ``crlf`` no line ends with a CR to drop."""
         in_chunk = self._in_chunk()
         lines, terminator, blanks = self._lines, self._terminator, self._blanks
         number = self._number
         for raw in raws:
-            line = raw[:-1] if raw[-1:] == "\r" else raw
+            line = raw[:-1] if crlf and raw[-1:] == "\r" else raw
             marker = line[:1]
             if (
                 in_chunk
