@@ -20,10 +20,12 @@ from .messages import Where
 from .model import ADDED, Chunk
 
 
-def repeats_anchor(chunk: Chunk) -> bool:
-    """Whether the chunk's first old line is its last ``@@`` line's text."""
+def repeats_anchor(chunk: Chunk, first: str | None = None) -> bool:
+    """Whether the chunk's first old line (``first``, if given) is its last
+    ``@@`` line's text."""
     anchor = chunk.anchors[-1]
-    first = next(text for marker, text in chunk.lines if marker != ADDED)
+    if first is None:
+        first = next(text for marker, text in chunk.lines if marker != ADDED)
     if anchor.isascii() and first.isascii():
         key, first = anchor.strip(), first.strip()  # nothing to fold
     else:
@@ -113,7 +115,8 @@ def _block_last(doc: Document, anchor_start: int, body_start: int) -> int | None
     deeper than it; None when the next line is not deeper (no block).
     """
     view = doc.view
-    width = indentation.columns(view[anchor_start:body_start])
+    indented = view[anchor_start : anchor_start + 1] in (" ", "\t")
+    width = indentation.columns(view[anchor_start:body_start]) if indented else 0
     block = view[body_start : _block_end(view, body_start, width + 1)].rstrip()
     # The start of the block's last non-blank line.
     return view.rfind("\n", 0, body_start + len(block)) + 1 if block else None
@@ -124,24 +127,27 @@ def _block_end(view: str, pos: int, width: int) -> int:
     line start ``pos`` on indented less than ``width`` columns (else the end).
 
     Only the lines a regular expression finds not starting with ``width``
-    spaces are looked at one by one (a tab may still make them deep enough).
+    spaces are looked at one by one (a tab may still make them deep enough);
+    it looks for the newline before each line, which it finds fast.
     """
+    if pos == 0:
+        return indentation.block_end(view, pos, width)
     shallow = _shallow_line(width)
-    found = shallow.search(view, pos)
+    found = shallow.search(view, pos - 1)
     while found is not None:
-        start = found.start()
+        start = found.start() + 1
         if "\t" not in view[start : start + width]:
             return start  # fewer than ``width`` spaces, then text
         end = view.find("\n", start)
         end = len(view) if end < 0 else end
         if indentation.columns(view[start:end]) < width:
             return start
-        found = shallow.search(view, end + 1)
+        found = shallow.search(view, end)
     return len(view)
 
 
 @functools.cache
 def _shallow_line(width: int) -> re.Pattern[str]:
-    """A line (from its start) that does not start with ``width`` spaces and is
+    """A newline before a line that does not start with ``width`` spaces and is
     not blank (``\\S`` is what ``str.strip`` keeps)."""
-    return re.compile(rf"^(?! {{{width}}})(?=.*\S)", re.MULTILINE)
+    return re.compile(rf"\n(?! {{{width}}})(?=[^\n]*\S)")

@@ -73,7 +73,7 @@ def _splices(doc: Document, chunks: Sequence[Chunk], path: str) -> list[Splice] 
         first, block_last, anchor_line = after_anchors(doc, chunk, cursor, where)
         new_lines = [text for marker, text in marked if marker != "-"]
         old = "\n".join(old_lines) + "\n"
-        if anchor_line is not None and repeats_anchor(chunk):
+        if anchor_line is not None and repeats_anchor(chunk, old_lines[0]):
             span = _at_anchor(doc, old, chunk, (first, block_last, anchor_line), where)
         elif block_last is not None and not chunk.end_of_file:
             span = _one(matcher.exact_line_spans(view, old, first, block_last))

@@ -5,6 +5,8 @@
   gives None whenever the general path refuses; on files full of repeated,
   blank and indented lines, with anchors, ``End of File`` chunks, lines that
   are already there, blank and whitespace-only lines, tabs, CRLF, a BOM;
+- a block's end found by a regular expression is the one
+  ``indentation.block_end`` finds line by line;
 - the parser's direct reading of chunk and ``@@`` lines gives the same
   ``Patch`` or the same error as reading every line the long way.
 
@@ -20,9 +22,11 @@ import hypothesis.strategies as st
 import pytest
 from hypothesis import event, given, settings
 
+from editing import indentation
 from editing.document import Document
 from editing.errors import EditError, PatchParseError
 from editing.patch import Chunk, PatchStream
+from editing.patch.anchors import _block_end
 from editing.patch.chunks import UpdatedText, apply_chunks
 from editing.patch.plain import apply_plain
 from tests.editing.test_patch_properties import batch, broken_texts, located, valid_texts
@@ -166,6 +170,33 @@ def test_a_splice_at_every_kind_of_place_matches_the_general_path() -> None:
         fast = apply_plain(Document(text), chunks, "f.py")
         assert fast is not None
         assert fast == apply_chunks(text, chunks, "f.py")
+
+
+# -- block ends ----------------------------------------------------------------------
+
+BLOCK_LINES = [
+    "x",
+    " x",
+    "  x",
+    "    x",
+    "\tx",
+    " \tx",
+    "  \t x",
+    "",
+    " ",
+    "\t",
+    "\u00a0x",
+    " \x0c",
+]
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(BLOCK_LINES), max_size=10), st.booleans(), st.integers(1, 9))
+def test_a_block_ends_where_indentation_says(lines: list[str], final: bool, width: int) -> None:
+    view = "\n".join(lines) + ("\n" if final and lines else "")
+    starts = [0, len(view)] + [i + 1 for i, char in enumerate(view) if char == "\n"]
+    for pos in starts:
+        assert _block_end(view, pos, width) == indentation.block_end(view, pos, width)
 
 
 # -- the parser ---------------------------------------------------------------------
