@@ -306,8 +306,10 @@ def exact_line_spans(
         if _admitted_end(view, start + size, ends_line, content_end):
             yield start, start + size, ends_line
         at = view.find(needle, start, stop)
+    if view.endswith("\n") or not ends_line:
+        return
     body = old[:-1]
-    if ends_line and body.strip() and not view.endswith("\n") and view.endswith(body):
+    if body.strip() and view.endswith(body):
         start = len(view) - len(body)
         in_range = first <= start and (last is None or start <= last)
         if in_range and (start == 0 or view[start - 1] == "\n"):

@@ -143,19 +143,22 @@ def _written(old_lines: list[str], new_lines: list[str]) -> tuple[list[str], lis
     line diff the report gives them (old lines -> written lines)."""
     opcodes = line_opcodes(old_lines, new_lines)
     if not any(text.isspace() for text in new_lines):
-        return new_lines, _aligned(old_lines, new_lines, opcodes)  # none to empty
+        return new_lines, _aligned(old_lines, new_lines, opcodes, new_lines)  # none to empty
     written: list[str] = []
     for tag, _i1, _i2, j1, j2 in opcodes:
         if tag == "equal":
             written += new_lines[j1:j2]
         else:
             written += [text if text.strip() else "" for text in new_lines[j1:j2]]
-    return written, _aligned(old_lines, written, opcodes)
+    return written, _aligned(old_lines, written, opcodes, new_lines)
 
 
-def _aligned(old_lines: list[str], written: list[str], opcodes: list[Opcode]) -> list[Opcode]:
-    """The report's diff of a splice: the one it was written from, its changed
-    lines compared again as written (a blank line emptied may be old's own)."""
+def _aligned(
+    old_lines: list[str], written: list[str], opcodes: list[Opcode], model: list[str]
+) -> list[Opcode]:
+    """The report's diff of a splice: the one it was written from (``model``'s
+    lines against old's), its changed lines compared again as written (a
+    blank line emptied may be old's own)."""
     if len(old_lines) == 1 == len(written):
         return line_opcodes(old_lines, written)
     if not opcodes or opcodes[-1][2] != len(old_lines) or opcodes[-1][4] != len(written):
@@ -165,7 +168,8 @@ def _aligned(old_lines: list[str], written: list[str], opcodes: list[Opcode]) ->
     for op in opcodes:
         tag, i1, i2, j1, j2 = op
         if tag == "equal":
-            if old_lines[i1:i2] != written[j1:j2]:
+            # The model's own lines are equal where their diff says so.
+            if written is not model and old_lines[i1:i2] != written[j1:j2]:
                 return line_opcodes(old_lines, written)
             aligned.append(op)
         elif i1 == i2 or j1 == j2:
