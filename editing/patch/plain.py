@@ -58,6 +58,8 @@ def _plain_lines(chunks: Sequence[Chunk]) -> bool:
 
 
 def _splices(doc: Document, chunks: Sequence[Chunk], path: str) -> list[Splice] | None:
+    """Each changing chunk's splice, in file order, or None at the first chunk
+    the general path must decide (it raises the refusals found here itself)."""
     splices: list[Splice] = []
     cursor = 0
     line = 0  # 0-based number of the line at ``counted_to``
