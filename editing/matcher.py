@@ -172,9 +172,12 @@ def _locate_plain(
     doc: Document, old: str, scope: Scope, limit: int | None, count: bool
 ) -> Located | None:
     for level in _PLAIN_LEVELS:
-        found = iter_matches(doc, old, level, scope.first, scope.last)
-        if scope.filters:
-            found = (m for m in found if scope.admits(doc, m))
+        if level == Level.EXACT and scope.whole_lines:
+            found = exact_lines(doc, old, scope.first, scope.last, at_end=scope.at_end)
+        else:
+            found = iter_matches(doc, old, level, scope.first, scope.last)
+            if scope.filters:
+                found = (m for m in found if scope.admits(doc, m))
         matches = list(found if limit is None else islice(found, limit))
         if not matches:
             continue
@@ -264,6 +267,61 @@ def _find_exact(doc: Document, old: str, first: int, last: int | None) -> Iterat
         in_range = first <= start and (last is None or start <= last)
         if in_range and not (blank_start and _inside_indentation(view, start)):
             yield Match(start, len(view), Level.EXACT)
+
+
+def exact_lines(
+    doc: Document, old: str, first: int = 0, last: int | None = None, *, at_end: bool = False
+) -> Iterator[Match]:
+    """The exact matches a whole-line ``Scope(first, last, True, at_end)`` admits, in order."""
+    exact = Level.EXACT
+    for start, end, ends_line in exact_line_spans(doc.view, old, first, last, at_end=at_end):
+        yield Match(start, end, exact, None, False, ends_line)
+
+
+def exact_line_spans(
+    view: str, old: str, first: int = 0, last: int | None = None, *, at_end: bool = False
+) -> Iterator[tuple[int, int, bool]]:
+    """``exact_lines`` as ``(start, end, ends_line)`` of each match, no ``Match`` built.
+
+    Only matches at a line start count, so the search looks for old after a
+    newline (and at the very start): in a file where old's text also occurs
+    inside lines, those are never visited. A match at a line start is never
+    inside indentation.
+    """
+    if not old:
+        return
+    size = len(old)
+    ends_line = old.endswith("\n")
+    # A match ends the file when nothing but blanks follows it.
+    content_end = len(view.rstrip()) if at_end else 0
+    stop = len(view) if last is None else min(len(view), last + size)
+    at_start = first == 0 and size <= stop and view.startswith(old)
+    if at_start and _admitted_end(view, size, ends_line, content_end):
+        yield 0, size, ends_line
+    needle = "\n" + old
+    # Old at ``start`` is the needle at ``start - 1``.
+    at = view.find(needle, max(first - 1, 0), stop)
+    while at >= 0:
+        start = at + 1
+        if _admitted_end(view, start + size, ends_line, content_end):
+            yield start, start + size, ends_line
+        at = view.find(needle, start, stop)
+    if view.endswith("\n") or not ends_line:
+        return
+    body = old[:-1]
+    if body.strip() and view.endswith(body):
+        start = len(view) - len(body)
+        in_range = first <= start and (last is None or start <= last)
+        if in_range and (start == 0 or view[start - 1] == "\n"):
+            yield start, len(view), False
+
+
+def _admitted_end(view: str, end: int, ends_line: bool, content_end: int) -> bool:
+    """Whether a match ending at ``end`` ends its line (and the file, if
+    ``content_end``: the end of the file's last non-blank text)."""
+    if end < content_end:
+        return False
+    return ends_line or end == len(view) or view[end] == "\n"
 
 
 def _inside_indentation(view: str, pos: int) -> bool:

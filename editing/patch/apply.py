@@ -4,6 +4,10 @@ Pure like the rest of the engine: ``read(path)`` gives a file's current
 text (None when it does not exist) and nothing is written. Every operation
 is computed first, in order, each seeing the results of the ones before it;
 the first refusal stops everything and the caller writes nothing.
+
+An update whose chunks are each a plain splice found exactly once is
+applied in one pass (``plain``), with the very result the general path
+(``chunks``) gives; every other update takes the general path.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..document import Document
 from ..errors import Exists, NoChange, NotFound
 from ..matcher import Level
 from ..report import text_diff
@@ -18,6 +23,7 @@ from . import messages
 from .chunks import apply_chunks
 from .model import AddFile, DeleteFile, Patch, UpdateFile
 from .parser import parse_patch
+from .plain import apply_plain
 
 Reader = Callable[[str], "str | None"]
 
@@ -129,7 +135,10 @@ def _update(work: _Workspace, op: UpdateFile) -> Level:
     if destination is not None and work.get(destination) is not None:
         raise Exists(messages.MOVE_EXISTS.format(path=destination), path=destination)
     first_touch = op.path not in work.files
-    updated = apply_chunks(text, op.chunks, op.path, destination)
+    # Most updates are plain splices, applied in one pass; the general path decides the rest.
+    updated = apply_plain(Document(text), op.chunks, op.path, destination) or apply_chunks(
+        text, op.chunks, op.path, destination
+    )
     target = destination or op.path
     if destination is not None:
         work.put(op.path, None)

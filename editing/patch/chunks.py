@@ -24,13 +24,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from .. import applied, elision, explain, indentation, matcher, punctuation, report
+from .. import applied, elision, explain, matcher, report
 from ..document import Document
 from ..errors import AlreadyApplied, Ambiguous, InvalidRequest, NotFound, Placeholder
 from ..escapes import unescape
 from ..matcher import Level, Match, Scope
 from ..replacement import Replacement, build
 from . import messages
+from .anchors import after_anchors, repeats_anchor
+from .messages import Where
 from .model import Chunk
 
 
@@ -39,22 +41,6 @@ class UpdatedText:
     text: str
     diff: str
     level: Level
-
-
-@dataclass(frozen=True)
-class _Where:
-    """Which chunk of which file, for messages."""
-
-    path: str
-    index: int
-    count: int
-    chunk: Chunk
-
-    def format(self, template: str, **fields: object) -> str:
-        anchored = f" (under '@@ {self.chunk.anchors[-1]}')" if self.chunk.anchors else ""
-        return template.format(
-            path=self.path, index=self.index, count=self.count, anchored=anchored, **fields
-        )
 
 
 def apply_chunks(
@@ -66,8 +52,8 @@ def apply_chunks(
     replacements: list[Replacement] = []
     level = Level.EXACT
     for index, chunk in enumerate(chunks, 1):
-        where = _Where(path, index, len(chunks), chunk)
-        first, block_last, anchor_line = _after_anchors(doc, chunk, cursor, where)
+        where = Where(path, index, len(chunks), chunk)
+        first, block_last, anchor_line = after_anchors(doc, chunk, cursor, where)
         old = "".join(line + "\n" for line in chunk.old_lines)
         new = "".join(line + "\n" for line in chunk.new_lines)
         unpaired = elision.unpaired(old, new)
@@ -80,8 +66,8 @@ def apply_chunks(
         scopes = [Scope(first, None, whole_lines=True, at_end=chunk.end_of_file)]
         if block_last is not None and not chunk.end_of_file:
             scopes.insert(0, Scope(first, block_last, whole_lines=True))
-        if anchor_line is not None and _repeats_anchor(chunk):
-            scopes = _at_anchor(doc, old, anchor_line, scopes, where)
+        if anchor_line is not None and repeats_anchor(chunk):
+            scopes = at_anchor(doc, old, anchor_line, scopes, where)
         match, found_old, found_new, found_level = _locate(doc, old, new, scopes, where)
         level = max(level, found_level)
         if found_old != found_new:
@@ -93,7 +79,7 @@ def apply_chunks(
 
 
 def _locate(
-    doc: Document, old: str, new: str, scopes: list[Scope], where: _Where
+    doc: Document, old: str, new: str, scopes: list[Scope], where: Where
 ) -> tuple[Match, str, str, Level]:
     """The one match of the chunk's old lines in the first scope that has any.
 
@@ -129,7 +115,7 @@ def _locate(
     return located.matches[0], located.old, new, located.reported_level
 
 
-def _raise_applied(doc: Document, copy: Match, where: _Where) -> NoReturn:
+def _raise_applied(doc: Document, copy: Match, where: Where) -> NoReturn:
     """Refuse a chunk whose new lines are already in the file, at ``copy``."""
     raise AlreadyApplied(
         where.format(messages.CHUNK_APPLIED, where=explain.lines_of(doc, [copy])),
@@ -138,8 +124,8 @@ def _raise_applied(doc: Document, copy: Match, where: _Where) -> NoReturn:
     )
 
 
-def _at_anchor(
-    doc: Document, old: str, anchor_line: int, scopes: list[Scope], where: _Where
+def at_anchor(
+    doc: Document, old: str, anchor_line: int, scopes: list[Scope], where: Where
 ) -> list[Scope]:
     """The scopes for a chunk whose first line is its anchor's text.
 
@@ -149,8 +135,8 @@ def _at_anchor(
     """
     chunk = where.chunk
     here = Scope(anchor_line, anchor_line, whole_lines=True, at_end=chunk.end_of_file)
-    at_anchor = matcher.locate(doc, old, here)
-    if at_anchor is None:
+    on_anchor = matcher.locate(doc, old, here)
+    if on_anchor is None:
         return scopes
     later = next(
         (
@@ -161,7 +147,7 @@ def _at_anchor(
         None,
     )
     if later is not None:
-        matches = [*at_anchor.matches, *later.matches][: explain.LISTED]
+        matches = [*on_anchor.matches, *later.matches][: explain.LISTED]
         raise Ambiguous(
             where.format(
                 messages.CHUNK_AMBIGUOUS, n=len(matches), lines=explain.lines_of(doc, matches)
@@ -172,100 +158,7 @@ def _at_anchor(
     return [here]
 
 
-def _repeats_anchor(chunk: Chunk) -> bool:
-    """Whether the chunk's first old line is its last ``@@`` line's text."""
-    key = punctuation.fold(chunk.anchors[-1]).strip()
-    first = punctuation.fold(chunk.old_lines[0]).strip()
-    return bool(key) and (
-        first == key or (first.startswith(key) and _word_ends(key, first[len(key) :]))
-    )
-
-
-def _after_anchors(
-    doc: Document, chunk: Chunk, start: int, where: _Where
-) -> tuple[int, int | None, int | None]:
-    """Where the chunk's search starts (after its last anchor), its block's last
-    start, and the start of the last anchor's line (None without anchors)."""
-    block_last = None
-    line_start = None
-    for anchor in chunk.anchors:
-        line = _find_anchor(doc, anchor, start)
-        if line is None:
-            after = f" after line {doc.line_number(start) - 1}" if start else ""
-            raise NotFound(
-                where.format(messages.ANCHOR_NOT_FOUND, anchor=anchor, after=after), path=where.path
-            )
-        line_start, line_end = line
-        start = min(line_end + 1, len(doc.view))
-        block_last = _block_last(doc, line_start, start)
-    return start, block_last, line_start
-
-
-def _find_anchor(doc: Document, anchor: str, start: int) -> tuple[int, int] | None:
-    """The first line at or after ``start`` that is the anchor (else that begins with it).
-
-    "Begins with" stops at a word boundary: ``def foo`` is not ``def foobar()``.
-    Typographic look-alikes are folded when nothing matches as written.
-    """
-    key = anchor.strip()
-    found = _anchor_line(doc.view, key, start)
-    if found is None and not (doc.is_ascii and key.isascii()):
-        found = _anchor_line_folded(doc, punctuation.fold(key).strip(), start)
-    return found
-
-
-def _anchor_line(view: str, key: str, start: int) -> tuple[int, int] | None:
-    beginning = None
-    pos = view.find(key, start)
-    while pos >= 0:
-        line_start = view.rfind("\n", 0, pos) + 1
-        line_end = view.find("\n", pos)
-        line_end = len(view) if line_end < 0 else line_end
-        if not view[line_start:pos].strip():
-            rest = view[pos + len(key) : line_end]
-            if not rest.strip():
-                return line_start, line_end
-            if beginning is None and _word_ends(key, rest):
-                beginning = line_start, line_end
-        pos = view.find(key, line_end)
-    return beginning
-
-
-def _anchor_line_folded(doc: Document, key: str, start: int) -> tuple[int, int] | None:
-    beginning = None
-    line_start = start
-    while line_start < len(doc.view):
-        line_end = doc.line_end(line_start)
-        text = punctuation.fold(doc.view[line_start:line_end]).strip()
-        if text == key:
-            return line_start, line_end
-        if beginning is None and text.startswith(key) and _word_ends(key, text[len(key) :]):
-            beginning = line_start, line_end
-        line_start = line_end + 1
-    return beginning
-
-
-def _word_ends(key: str, rest: str) -> bool:
-    """Whether ``key`` followed by ``rest`` does not cut a word in two."""
-    return not (rest[:1].isalnum() or rest[:1] == "_") or not (
-        key[-1:].isalnum() or key[-1:] == "_"
-    )
-
-
-def _block_last(doc: Document, anchor_start: int, body_start: int) -> int | None:
-    """The last offset where a line of the block the anchor line opens starts.
-
-    The block is the lines after the anchor that are blank or indented
-    deeper than it; None when the next line is not deeper (no block).
-    """
-    view = doc.view
-    width = indentation.columns(view[anchor_start:body_start])
-    block = view[body_start : indentation.block_end(view, body_start, width + 1)].rstrip()
-    # The start of the block's last non-blank line.
-    return view.rfind("\n", 0, body_start + len(block)) + 1 if block else None
-
-
-def _insertion(doc: Document, chunk: Chunk, at: int, new: str, where: _Where) -> Replacement:
+def _insertion(doc: Document, chunk: Chunk, at: int, new: str, where: Where) -> Replacement:
     """A chunk of ``+`` lines only: after its anchor, or at the end of the file."""
     if chunk.end_of_file:
         at = len(doc.view)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from .model import Chunk
+
 PARSE_ERROR = (
     "Patch not applied (parse error at line {line}; no file was changed): {problem} "
     "Send the whole patch again, corrected."
@@ -88,3 +92,18 @@ PURE_ADDITION = (
     "context lines nor an '@@' line, so where they go is unknown. Add the line above them "
     "as a context line (' ' and the line) and send the whole patch again."
 )
+
+
+class Where(NamedTuple):
+    """Which chunk of which file, for messages (a tuple: one is made per chunk)."""
+
+    path: str
+    number: int  # of the chunk, from 1
+    of: int  # chunks in the update
+    chunk: Chunk
+
+    def format(self, template: str, **fields: object) -> str:
+        anchored = f" (under '@@ {self.chunk.anchors[-1]}')" if self.chunk.anchors else ""
+        return template.format(
+            path=self.path, index=self.number, count=self.of, anchored=anchored, **fields
+        )

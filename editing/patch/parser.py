@@ -58,6 +58,9 @@ _FENCE = re.compile(r"^```[\w-]*$")  # a Markdown code fence around the patch
 _UNIFIED_HUNK = re.compile(r"^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$")
 
 
+_CHUNK_MARKERS = frozenset((CONTEXT, REMOVED, ADDED))
+
+
 class _State(Enum):
     START = auto()  # before "*** Begin Patch"
     BODY = auto()  # between operations
@@ -99,9 +102,9 @@ class PatchStream:
         """Feed text; returns the operations completed by it."""
         self._buffer += delta
         done_before = len(self._ops)
-        *complete, self._buffer = self._buffer.split("\n")
-        for line in complete:
-            self._read(line)
+        text = self._buffer
+        *complete, self._buffer = text.split("\n")
+        self._read_lines(complete, crlf="\r" in text)
         return self._ops[done_before:]
 
     def finish(self) -> Patch:
@@ -121,6 +124,53 @@ class PatchStream:
         return Patch(tuple(self._ops))
 
     # -- lines ---------------------------------------------------------------
+
+    def _read_lines(self, raws: list[str], *, crlf: bool = True) -> None:
+        """``_read`` each line; the lines of a chunk after its first, which are
+        most lines of a patch, are taken here directly (``_dispatch`` and
+        ``_update_line`` would come to the same), and so are ``@@`` lines.
+        Without ``crlf`` no line ends with a CR to drop."""
+        in_chunk = self._in_chunk()
+        lines, terminator, blanks = self._lines, self._terminator, self._blanks
+        number = self._number
+        for raw in raws:
+            line = raw[:-1] if crlf and raw[-1:] == "\r" else raw
+            marker = line[:1]
+            if (
+                in_chunk
+                and marker in _CHUNK_MARKERS
+                and (marker != CONTEXT or line.strip())
+                and ("***" not in line or not line.lstrip().startswith("***"))
+                and (terminator is None or line.rstrip() != terminator)
+            ):
+                number += 1
+                if blanks:
+                    lines.extend([(CONTEXT, "")] * blanks)
+                    self._blanks = blanks = 0
+                lines.append((marker, line[1:]))
+                continue
+            self._number = number
+            if marker == "@" and line.startswith("@@") and self._takes_anchor():
+                # What ``_dispatch`` does with an ``@@`` line in an update.
+                self._number += 1
+                self._anchor(line[2:].strip())
+            else:
+                self._read(raw)
+            in_chunk = self._in_chunk()
+            lines, terminator, blanks = self._lines, self._terminator, self._blanks
+            number = self._number
+        self._number = number
+
+    def _takes_anchor(self) -> bool:
+        return self._error is None and self._state is _State.UPDATE
+
+    def _in_chunk(self) -> bool:
+        """Whether the next line, if it is a chunk line, continues a chunk."""
+        return (
+            self._error is None
+            and self._state is _State.UPDATE
+            and bool(self._lines or self._anchors)
+        )
 
     def _read(self, raw: str) -> None:
         self._number += 1
@@ -283,7 +333,7 @@ class PatchStream:
             self._close_chunk()
         if not self._anchors:
             self._chunk_line = self._number
-        unified = _UNIFIED_HUNK.match(text)
+        unified = _UNIFIED_HUNK.match(text) if text[:1] == "-" else None
         if unified:
             text = unified.group(1).strip()  # line numbers are never used
         if text:
@@ -298,7 +348,7 @@ class PatchStream:
 
     def _close_chunk(self, *, end_of_file: bool = False) -> None:
         self._blanks = 0  # blank lines after a chunk only separate it from the next
-        anchors = tuple(anchor for anchor in self._anchors if anchor)
+        anchors = tuple(filter(None, self._anchors))  # the texts of the non-bare ones
         if self._lines:
             self._chunks.append(
                 Chunk(anchors, tuple(self._lines), end_of_file, line=self._chunk_line)
