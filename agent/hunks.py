@@ -35,6 +35,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from editing.line_diff import line_opcodes
 
@@ -288,12 +289,19 @@ def line_regions(
     of ``before`` in order, the common head and tail matched first; differences that
     fall in one of ``spans`` (line spans of ``before``) are merged into one."""
     old, new = split_lines(before), split_lines(after)
-    offsets = [0]
-    for line in old:
-        offsets.append(offsets[-1] + len(line))
-    changes = _recorded(old, new, spans, written) if spans and written else None
-    if changes is None and spans:
-        changes = _within(old, new, spans)
+    offsets = [0, *accumulate(map(len, old))]
+    # From the records each change is already alone in its span (they never overlap).
+    merged = _recorded(old, new, spans, written) if spans and written else None
+    if merged is None:
+        merged = _merged_by_span(old, new, spans)
+    return [(offsets[i1], offsets[i2], "".join(new[j1:j2])) for i1, i2, j1, j2 in merged]
+
+
+def _merged_by_span(
+    old: Sequence[str], new: Sequence[str], spans: Sequence[tuple[int, int]] | None
+) -> list[tuple[int, int, int, int]]:
+    """The line differences, found inside ``spans`` or by a diff, those in one span merged."""
+    changes = _within(old, new, spans) if spans else None
     if changes is None:
         changes = [
             (i1, i2, j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(old, new) if tag != "equal"
@@ -306,7 +314,7 @@ def line_regions(
             merged[-1] = (i1, change[1], j1, change[3])
         else:
             merged.append(change)
-    return [(offsets[i1], offsets[i2], "".join(new[j1:j2])) for i1, i2, j1, j2 in merged]
+    return merged
 
 
 def _recorded(
@@ -328,6 +336,11 @@ def _recorded(
             return None  # out of order, or lines the texts do not have
         if w1 - j != s1 - i or old[i:s1] != new[j:w1]:
             return None
+        i, j = s2, w2
+        if s2 - s1 == 1 == w2 - w1:  # one line for one (each place of a replace_all)
+            if old[s1] != new[w1]:
+                changes.append((s1, s2, w1, w2))
+            continue
         head = 0
         while head < min(s2 - s1, w2 - w1) and old[s1 + head] == new[w1 + head]:
             head += 1
@@ -336,7 +349,6 @@ def _recorded(
             tail += 1
         if (s2 - s1, w2 - w1) != (head + tail, head + tail):
             changes.append((s1 + head, s2 - tail, w1 + head, w2 - tail))
-        i, j = s2, w2
     if len(old) - i != len(new) - j or old[i:] != new[j:]:
         return None
     return changes
