@@ -325,9 +325,15 @@ def _admitted_end(view: str, end: int, ends_line: bool, content_end: int) -> boo
 
 
 def _inside_indentation(view: str, pos: int) -> bool:
-    """Whether ``pos`` is past a line's start but within its leading blanks."""
-    line_start = view.rfind("\n", 0, pos) + 1
-    return line_start < pos and not view[line_start:pos].strip(" \t")
+    """Whether ``pos`` is past a line's start but within its leading blanks.
+
+    Reads back over the blanks before ``pos`` only, never to the line's start:
+    a long line with a match every few characters stays linear.
+    """
+    start = pos
+    while start > 0 and view[start - 1] in " \t":
+        start -= 1
+    return start < pos and (start == 0 or view[start - 1] == "\n")
 
 
 # -- single-line fragments ------------------------------------------------

@@ -355,3 +355,16 @@ def test_the_reports_diff_turns_the_old_lines_into_the_new(data: st.DataObject) 
         shown_new = [line[1:] for line in body if line[:1] in " +"]
         assert shown_old == before[max(a - 1, 0) : max(a - 1, 0) + b] or (b == 0 and not shown_old)
         assert shown_new == after[max(c - 1, 0) : max(c - 1, 0) + d] or (d == 0 and not shown_new)
+
+
+def _inside_indentation_by_line(view: str, pos: int) -> bool:
+    """The rule as it reads: past the line's start, nothing but blanks before ``pos`` on it."""
+    line_start = view.rfind("\n", 0, pos) + 1
+    return line_start < pos and not view[line_start:pos].strip(" \t")
+
+
+@EXAMPLES
+@given(st.text(alphabet=" \t\nx\r", max_size=40), st.data())
+def test_inside_indentation_reads_back_over_blanks_only(view: str, data: st.DataObject) -> None:
+    pos = data.draw(st.integers(0, len(view)))
+    assert matcher._inside_indentation(view, pos) == _inside_indentation_by_line(view, pos)
