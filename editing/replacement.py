@@ -15,6 +15,7 @@ Whatever drift was tolerated to find ``old`` is undone in ``new``:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -43,6 +44,9 @@ class Replacement:
     # The line diff the text was written from (old lines replaced -> lines of
     # ``text``, by position); the report starts from it rather than diffing again.
     opcodes: tuple[Opcode, ...] | None = field(default=None, compare=False, repr=False)
+    # The old lines replaced and the lines of ``text``, as the report reads them,
+    # when the write had them split already (the report need not split again).
+    lines: tuple[list[str], list[str]] | None = field(default=None, compare=False, repr=False)
 
 
 def _split(text: str) -> tuple[list[str], bool]:
@@ -76,7 +80,13 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
     old_lines, _ = _split(model_old)
     new_lines, new_ends_with_newline = _split(model_new)
     if _is_plain_splice(doc, first, indent):
-        return _plain_splice(doc, (start, end), old_lines, (new_lines, new_ends_with_newline), last)
+        replacement = _plain_splice(
+            doc, (start, end), old_lines, (new_lines, new_ends_with_newline), last
+        )
+        if replacement.lines is not None and model_old != doc.view[start:end]:
+            # The model's old lines are not the file's (a deletion took the whole line).
+            replacement = dataclasses.replace(replacement, lines=None)
+        return replacement
     file_lines = doc.lines_between(start, end, ends_line=last.ends_line)
     if len(old_lines) != len(file_lines):
         raise AssertionError("matched lines and quoted lines differ in number")
@@ -186,7 +196,22 @@ def _plain_splice(
         # A file without a final newline stays without one.
         new_ends_with_newline = False
     text = "\n".join(out) + ("\n" if new_ends_with_newline and out else "")
-    return Replacement(start, end, text, last.ends_line, tuple(opcodes))
+    lines = (old_lines, out) if _read_back_as(text, out, last.ends_line or start == end) else None
+    return Replacement(start, end, text, last.ends_line, tuple(opcodes), lines)
+
+
+def _read_back_as(text: str, out: list[str], ends_line: bool) -> bool:
+    """Whether the report, splitting ``text`` again, would read exactly ``out``.
+
+    It reads CRLF as LF, and drops a final newline when the replacement ends
+    its line (an empty last line there is no line), keeps it as an empty
+    line otherwise, where even an empty text is one (empty) line.
+    """
+    if "\r" in text:
+        return False
+    if ends_line:
+        return not out or text.endswith("\n") or out[-1] != ""
+    return bool(out) and not text.endswith("\n")
 
 
 def _learn(

@@ -79,8 +79,7 @@ def _regions(doc: Document, replacements: list[Replacement]) -> list[_Region]:
             old_lines, new_lines = [doc.view[rep.start : rep.end]], [rep.text]
             opcodes = line_opcodes(old_lines, new_lines)
         else:
-            old_lines = _old_lines(doc.view, rep)
-            new_lines = _new_lines(rep)
+            old_lines, new_lines = rep.lines or (_old_lines(doc.view, rep), _new_lines(rep))
             opcodes = _aligned(old_lines, new_lines, rep.opcodes)
         regions.append(_Region(rep, line, old_lines, line + shift, new_lines, opcodes))
         shift += len(new_lines) - len(old_lines)

@@ -137,7 +137,14 @@ def _edit_outcome(text: str, old: str, new: str, replace_all: bool) -> object:
     result = _outcome(lambda: apply_edit(text, old, new, replace_all=replace_all, path="f.py"))
     if isinstance(result, tuple):
         return result
-    return (result.text, result.diff, result.changed, result.regions, result.replaced)  # type: ignore[attr-defined]
+    return (
+        result.text,
+        result.diff,
+        result.changed,
+        result.regions,
+        result.written,
+        result.replaced,
+    )  # type: ignore[attr-defined]
 
 
 @st.composite
