@@ -62,6 +62,7 @@ from typing import NamedTuple
 from editing.disk.paths import why_refused
 
 from . import shadow_owner
+from .sandbox.base import OverlayLayers
 from .shadow_scan import Status, StatusQuery, repository_prefix, rule, scan, under_any
 
 COPY_THREADS = 2  # a scan's copy runs in threads
@@ -91,6 +92,9 @@ class ShadowCopy:
 
     ``texts`` go over the disk as in ``write``; ``setup`` reports that first write.
     """
+
+    kind = "copy"
+    layers: OverlayLayers | None = None  # no overlay: the copy is the command's tree
 
     def __init__(
         self,
@@ -127,8 +131,12 @@ class ShadowCopy:
         self.close()
 
     def close(self) -> None:
-        # rmtree removes links as links: it never follows them into the user's tree.
-        shutil.rmtree(self.folder, ignore_errors=True)
+        shadow_owner.remove(self.folder)
+
+    def find(self, rel: str) -> Path | None:
+        """The path holding what the copy has at ``rel``, None where it has nothing."""
+        path = self.root / rel
+        return path if os.path.lexists(path) else None
 
     def write(self, texts: Mapping[str, str | None]) -> SyncReport:
         """Bring the copy up to date with the disk and ``texts`` (path to text, None: deleted)."""
