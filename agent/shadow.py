@@ -76,7 +76,7 @@ class _Want(NamedTuple):
     mode: int  # type and permission bits, as ``st_mode``
 
 
-Stamp = tuple[int, int]  # the copy's file after writing it: size, mtime_ns
+Stamp = tuple[int, int, int]  # the copy's file after writing it: size, mtime_ns, mode
 SourceKey = tuple[int, int, int, int]  # a source path as last looked at
 
 
@@ -346,7 +346,7 @@ class ShadowCopy:
             written = os.fstat(fd)
         finally:
             os.close(fd)
-        self._held[rel] = (want, (written.st_size, written.st_mtime_ns))
+        self._held[rel] = (want, (written.st_size, written.st_mtime_ns, written.st_mode))
 
 
 class _Inside:
@@ -434,7 +434,7 @@ def _stamp(path: str) -> Stamp | None:
         st = os.lstat(path)
     except OSError:
         return None
-    return st.st_size, st.st_mtime_ns
+    return st.st_size, st.st_mtime_ns, st.st_mode
 
 
 def _clear(path: Path) -> None:
