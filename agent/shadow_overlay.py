@@ -17,7 +17,9 @@ upper folder:
   written (a command changed it), and removed once it is no longer staged;
 - what a command changed or deleted of the workspace (a file of the lower
   folder, copied up or whited out, a folder made opaque) is dropped, so the
-  workspace's version shows again;
+  workspace's version shows again (a copied-up file is known by the
+  overlay's ``origin`` mark where the file system keeps it, so one the user
+  deleted since is dropped too);
 - what a command created (nothing beneath it in the workspace) is left, and
   so is everything in build outputs and caches (folders named in
   ``PRIVATE_NAMES`` or ``SKIPPED_NAMES``): the command's own, kept whole,
@@ -203,29 +205,37 @@ class ShadowOverlay:
                 if rel in keep:
                     continue
                 lower = _lstat(f"{self.source}/{rel}")
+                copied = self._has(entry.path, "origin")  # copied up from the workspace
                 if entry.is_dir(follow_symlinks=False):
                     if entry.name in OWN_NAMES:
                         continue  # a build output or a cache: the command's own
-                    if lower is None:
+                    if lower is None and not copied:
                         continue  # made by a command: left, with all it holds
-                    if not stat.S_ISDIR(lower.st_mode):  # a command put it over a file
-                        _clear(self.upper, rel)
+                    if lower is not None and not stat.S_ISDIR(lower.st_mode):
+                        _clear(self.upper, rel)  # a command put it over a file
                         report.removed.append(rel)
                         continue
-                    if self._opaque(rel):  # a command replaced the folder: show it again
+                    if self._has(entry.path, "opaque"):  # a command replaced the folder
                         os.removexattr(entry.path, self.mounter.xattr + "opaque")
                         report.removed.append(rel + "/")
                     folders.append(rel + "/")
-                elif lower is not None or _is_whiteout(entry.path):
-                    # a workspace file the command changed or deleted, or a stale whiteout
+                elif lower is not None or copied or _is_whiteout(entry.path):
+                    # a workspace file the command changed or deleted (the user may have
+                    # deleted it since), or a stale whiteout
                     _clear(self.upper, rel)
                     report.removed.append(rel)
 
     def _opaque(self, folder: str) -> bool:
+        return self._has(f"{self.upper}/{folder}", "opaque")
+
+    def _has(self, path: str, name: str) -> bool:
+        """Whether the overlay marked an upper entry (``opaque``: set to "y"), not following
+        a link."""
         try:
-            return os.getxattr(f"{self.upper}/{folder}", self.mounter.xattr + "opaque") == b"y"
+            value = os.getxattr(path, self.mounter.xattr + name, follow_symlinks=False)
         except OSError:
             return False
+        return value == b"y" if name == "opaque" else True
 
     def _folders_for(self, rel: str) -> None:
         """Make the upper folders on the way to ``rel``, as the workspace's are (mode)."""
@@ -264,8 +274,12 @@ class ShadowOverlay:
         """A staged deletion: a whiteout where the workspace has the file, else nothing."""
         target = f"{self.upper}/{rel}"
         stamp = _stamp(target)
-        if self._written.get(rel) == (WHITEOUT, stamp):
-            return
+        held = self._written.get(rel)
+        if held is not None and held[0] == WHITEOUT:
+            if held[1] == stamp:
+                return
+            if stamp is not None and not _is_whiteout(target):
+                return  # a command made a file there since: left, as the copy leaves it
         in_lower = os.path.lexists(f"{self.source}/{rel}")
         changed = _clear(self.upper, rel)
         if in_lower:

@@ -77,7 +77,7 @@ class Unsandboxed:
 
     name = "none"
     contained = False
-    overlay = None
+    overlay: OverlayMounter | None = None
 
     def __init__(self, why: str) -> None:
         self.why = why  # why there is no sandbox, for the status and the questions

@@ -74,14 +74,14 @@ class Bubblewrap:
         )
 
     def wrap(self, argv: list[str], layout: Layout) -> list[str]:
-        args = []
+        args: list[str] = []
+        as_user: list[str] = []
         if layout.overlay is not None:
             if self.overlay is None:
                 raise ValueError("this sandbox cannot mount an overlay")
             args += self.overlay.prefix(layout.overlay, layout.root)
-        args += [self.program, "--unshare-all", "--die-with-parent", "--new-session"]
-        if layout.overlay is not None:
-            args += self.overlay.bwrap_args()  # type: ignore[union-attr]
+            as_user = self.overlay.bwrap_args()
+        args += [self.program, "--unshare-all", "--die-with-parent", "--new-session", *as_user]
         args += ["--cap-drop", "ALL"]
         if layout.network:
             args.append("--share-net")

@@ -13,6 +13,7 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -181,6 +182,26 @@ def test_what_a_command_changed_is_restored_and_what_it_made_is_kept(runner: Sha
     ), result.output
 
 
+def test_a_file_a_command_changed_and_the_user_deleted_is_gone(
+    runner: ShadowRunner, workspace: Path
+):
+    assert sh(runner, "echo changed > app.py; echo made > made.txt").exit_code == 0
+    (workspace / "app.py").unlink()
+    assert (
+        sh(runner, "ls app.py made.txt").output
+        == "ls: cannot access 'app.py': No such file or directory\nmade.txt\n"
+    )
+
+
+def test_a_file_the_user_changed_shows_and_one_they_made_replaces_the_commands(
+    runner: ShadowRunner, workspace: Path
+):
+    assert sh(runner, "echo made > made.txt").exit_code == 0
+    (workspace / "pkg/util.py").write_text("def f():\n    return 2\n")
+    (workspace / "made.txt").write_text("the user's\n")
+    assert sh(runner, "cat pkg/util.py made.txt").output == "def f():\n    return 2\nthe user's\n"
+
+
 def test_build_outputs_are_the_commands_own(runner: ShadowRunner, kind: str):
     assert sh(runner, "mkdir -p build && echo built > build/out.o").exit_code == 0
     assert run(runner, "cat", "build/out.o").output == "built\n"
@@ -243,6 +264,47 @@ def test_closing_leaves_nothing_in_the_temporary_folder(
     assert folder.parent == temp
     runner.close()
     assert list(temp.iterdir()) == []
+
+
+CRASH = """
+import asyncio, os, sys
+from pathlib import Path
+from agent.commands import ShadowRunner
+from agent.sandbox import choose
+from agent.settings import Settings
+from agent.workspace import Overlay
+
+runner = ShadowRunner(Overlay(Path(sys.argv[1])), sandbox=choose("bubblewrap"))
+argv = ["/bin/sh", "-c", "rm app.py; mkdir -p made; echo x > made/x"]
+asyncio.run(runner.run(argv, 30, Settings()))
+print(runner.shadow.kind, runner.shadow.folder, flush=True)
+os._exit(9)  # no close: as a crash
+"""
+
+
+def test_the_overlay_of_a_crashed_process_is_swept(
+    workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    sandbox_for("overlay")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    done = subprocess.run(
+        [sys.executable, "-c", CRASH, str(workspace)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 9, done.stderr
+    kind, folder = done.stdout.split()
+    assert kind == "overlay" and Path(folder).parent == temp
+    assert (Path(folder) / "upper/made/x").read_text() == "x\n"
+    assert shadow_owner.sweep() == [Path(folder)]
+    assert list(temp.iterdir()) == []
+    assert (workspace / "app.py").read_text() == FILES["app.py"]
 
 
 def test_nothing_stays_mounted(runner: ShadowRunner):
