@@ -274,13 +274,15 @@ class ShadowOverlay:
         """A staged deletion: a whiteout where the workspace has the file, else nothing."""
         target = f"{self.upper}/{rel}"
         stamp = _stamp(target)
+        in_lower = os.path.lexists(f"{self.source}/{rel}")
         held = self._written.get(rel)
         if held is not None and held[0] == WHITEOUT:
-            if held[1] == stamp:
-                return
+            if stamp is None and not in_lower:
+                return  # nothing to hide
+            if stamp is not None and held[1] == stamp:
+                return  # the whiteout written last time
             if stamp is not None and not _is_whiteout(target):
                 return  # a command made a file there since: left, as the copy leaves it
-        in_lower = os.path.lexists(f"{self.source}/{rel}")
         changed = _clear(self.upper, rel)
         if in_lower:
             self._folders_for(rel)
