@@ -121,7 +121,9 @@ class ShadowOverlay:
             else:
                 staged[rel] = None if text is None else text.encode("utf-8")
         for rel in sorted(self._written.keys() - staged.keys()):  # no longer staged
-            del self._written[rel]
+            digest, _ = self._written.pop(rel)
+            if digest == WHITEOUT and not _is_whiteout(f"{self.upper}/{rel}"):
+                continue  # a command made a file there: the restore below judges it
             if _clear(self.upper, rel):
                 report.removed.append(rel)
             _prune(self.upper, rel)
