@@ -105,7 +105,7 @@ class ShadowCopy:
     ) -> None:
         self.source = source.resolve()
         shadow_owner.sweep()  # copies a crashed process left behind
-        self.folder = shadow_owner.make_folder()
+        self.folder = shadow_owner.make_folder(self.source)
         self.root = self.folder / "copy"
         self.root.mkdir()
         self.mount_points = mount_points

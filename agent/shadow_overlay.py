@@ -80,7 +80,7 @@ class ShadowOverlay:
         self.source = source.resolve()
         self.mounter = mounter
         shadow_owner.sweep()
-        self.folder = shadow_owner.make_folder()
+        self.folder = shadow_owner.make_folder(self.source)
         self.root = self.folder / "copy"  # the mount point: empty outside a command
         self.upper = self.folder / "upper"
         self.layers = OverlayLayers(self.source, self.upper, self.folder / "work")

@@ -3,8 +3,9 @@
 Each copy lives in a folder ``surehand-shadow-*`` of the temporary
 directory, beside a file ``owner`` naming the process that made it (its
 PID and, where ``/proc`` tells, its start time, so a reused PID is not
-mistaken for it). ``sweep`` removes the folders whose owner is gone; a
-folder without that file is not ours to judge, and is left alone.
+mistaken for it), and the workspace it is a copy of. ``sweep`` removes
+the folders whose owner is gone; a folder without that file is not ours to
+judge, and is left alone.
 
 ``remove`` takes a folder away whatever it holds: links as links (never
 followed), and folders without permissions, as an overlay's work folder
@@ -25,10 +26,12 @@ PREFIX = "surehand-shadow-"
 OWNER = "owner"
 
 
-def make_folder() -> Path:
-    """A new folder for a copy, with this process written in it as its owner."""
+def make_folder(workspace: Path | None = None) -> Path:
+    """A new folder for a copy, with this process written in it as its owner (and the
+    workspace it is a copy of, for whoever looks at the folder)."""
     folder = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()
-    (folder / OWNER).write_text(json.dumps(_me()), encoding="utf-8")
+    owner = _me() if workspace is None else {**_me(), "workspace": str(workspace)}
+    (folder / OWNER).write_text(json.dumps(owner), encoding="utf-8")
     return folder
 
 
