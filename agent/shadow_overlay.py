@@ -30,9 +30,10 @@ upper folder:
 read-only over the overlay, ``.git/hooks`` masked, as for the copy; so a
 command writes neither the user's index nor refs, nor the upper folder
 there. A staged path inside them, or below a symbolic link, is refused.
-Other ignored files and folders are seen through the overlay (the copy
-leaves ignored files out and shows ignored folders read-only); what a
-command changes in them is dropped as any change to the workspace.
+Other ignored files and folders, and nested repositories, are seen
+through the overlay (the copy leaves ignored files out and shows ignored
+folders and nested repositories read-only); what a command changes in them
+is dropped as any change to the workspace.
 
 The upper folder is the folder ``upper`` beside the overlay's ``work`` and
 the mount point ``copy``, in a folder with an ``owner`` file
@@ -56,7 +57,9 @@ from .sandbox.overlay import OverlayMounter, usable_path
 from .shadow import SyncReport
 from .shadow_scan import LINKED_NAMES, PRIVATE_NAMES, SKIPPED_NAMES, under_any
 
-OWN_NAMES = PRIVATE_NAMES | SKIPPED_NAMES  # folders whose upper content is the command's own
+# folders whose upper content is the command's own (a nested repository's ``.git`` is not:
+# what a command changes there is undone, as in any file of the user's)
+OWN_NAMES = (PRIVATE_NAMES | SKIPPED_NAMES) - {".git"}
 Stamp = tuple[int, int, int, int]  # an upper file after writing it: size, mtime, ctime, inode
 WHITEOUT = b""  # what is "written" for a staged deletion
 
@@ -122,6 +125,8 @@ class ShadowOverlay:
                 staged[rel] = None if text is None else text.encode("utf-8")
         for rel in sorted(self._written.keys() - staged.keys()):  # no longer staged
             digest, _ = self._written.pop(rel)
+            if not _plain_in(self.upper, rel):
+                continue  # a command replaced a folder on the way: what was written is gone
             if digest == WHITEOUT and not _is_whiteout(f"{self.upper}/{rel}"):
                 continue  # a command made a file there: the restore below judges it
             if _clear(self.upper, rel):
@@ -305,6 +310,19 @@ def _lstat(path: str) -> os.stat_result | None:
 def _stamp(path: str) -> Stamp | None:
     st = _lstat(path)
     return None if st is None else (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def _plain_in(folder: Path, rel: str) -> bool:
+    """Whether each folder on the way to ``rel`` in ``folder`` is a plain folder or none:
+    a path there then never leads through a link."""
+    parts = rel.split("/")[:-1]
+    for i in range(1, len(parts) + 1):
+        st = _lstat(f"{folder}/{'/'.join(parts[:i])}")
+        if st is None:
+            return True
+        if not stat.S_ISDIR(st.st_mode):
+            return False
+    return True
 
 
 def _is_whiteout(path: str) -> bool:

@@ -246,6 +246,20 @@ def test_a_link_a_command_made_never_leads_a_staged_text_out(runner: ShadowRunne
     assert list(outside.iterdir()) == []
 
 
+def test_a_discarded_text_below_a_folder_a_command_made_a_link_removes_nothing_outside(
+    runner: ShadowRunner, tmp_path: Path
+):
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "deep/b.txt").write_text("keep\n")
+    runner.overlay.stage("fresh/deep/b.txt", "B = 1\n", "add")
+    assert run(runner, "cat", "fresh/deep/b.txt").output == "B = 1\n"
+    assert sh(runner, f"rm -rf fresh && ln -s {outside} fresh").exit_code == 0
+    runner.overlay.discard("fresh/deep/b.txt")
+    run(runner, "true")
+    assert (outside / "deep/b.txt").read_text() == "keep\n"
+
+
 def test_closing_leaves_nothing_in_the_temporary_folder(
     workspace: Path, kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
