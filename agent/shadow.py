@@ -3,6 +3,8 @@
 Tests must see the agent's staged changes, and the user's tree must stay
 untouched, so commands run in a copy that ``write`` keeps equal to the
 overlay: the files on disk, then the staged texts and open buffers over them.
+In a sandbox that can mount an overlay of the workspace,
+``agent.shadow_overlay`` gives the same without copying the files.
 
 What is copied: in a git repository, what ``git ls-files --cached --others
 --exclude-standard`` lists (tracked and unignored files); elsewhere, a walk
