@@ -41,7 +41,8 @@ steps = st.one_of(
     st.tuples(st.just("stage_delete"), paths, st.just("")),
     st.tuples(st.just("discard"), paths, st.just("")),
     st.tuples(st.just("command"), paths, st.sampled_from(["write", "rm", "chmod", "mkdir"])),
-    st.tuples(st.just("command"), st.just("d"), st.just("replace_folder")),
+    st.tuples(st.just("command"), st.just("d"), st.sampled_from(["replace_folder", "rm_folder"])),
+    st.tuples(st.just("command"), paths, st.just("link")),
     st.tuples(st.just("user"), paths, st.sampled_from(["write", "rm"])),
 )
 
@@ -54,6 +55,8 @@ def command_for(path: str, action: str) -> str:
         "chmod": f"chmod +x {path} 2>/dev/null; true",
         "mkdir": f"rm -rf {path}; mkdir -p {path} && echo inside > {path}/in.txt",
         "replace_folder": f"rm -rf {path} && mkdir {path} && echo fresh > {path}/fresh.txt",
+        "rm_folder": f"rm -rf {path}",
+        "link": f"mkdir -p {parent} && rm -rf {path} && ln -s /etc/hostname {path}",
     }[action]
 
 
