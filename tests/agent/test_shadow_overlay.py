@@ -464,3 +464,19 @@ def test_set_up_writes_only_the_staged_texts(workspace: Path):
         assert stat.S_ISCHR((upper / "pkg/util.py").lstat().st_mode)  # a whiteout
     finally:
         runner.close()
+
+
+def test_a_runner_whose_sandbox_changes_makes_the_other_kind(workspace: Path):
+    overlaid, copied = sandbox_for("overlay"), sandbox_for("copy")
+    runner = ShadowRunner(Overlay(workspace), sandbox=overlaid)
+    try:
+        runner.overlay.stage("app.py", "VALUE = 2\n", "bump")
+        assert run(runner, "cat", "app.py").output == "VALUE = 2\n"
+        assert runner.shadow is not None
+        first = runner.shadow.folder
+        runner._sandbox = copied  # as a changed sandbox setting gives another one
+        assert run(runner, "cat", "app.py").output == "VALUE = 2\n"
+        assert runner.shadow.kind == "copy"
+        assert not first.exists()
+    finally:
+        runner.close()
