@@ -10,6 +10,9 @@ credential files masked; the folders the user configured
 (``sandboxReadOnlyPaths``, ``sandboxWritablePaths``); an empty private
 ``HOME`` at the user's home path, so tools that look there find nothing of
 the user's.
+
+With an overlay (``ShadowOverlay``) the copy's path is the overlay's mount
+point, and the same folders are shown read-only over it.
 """
 
 from __future__ import annotations
@@ -23,12 +26,15 @@ from .sandbox.bubblewrap import visible
 from .sandbox.toolchains import credentials, toolchains, venv_interpreter
 from .settings import Settings
 from .shadow import ShadowCopy
+from .shadow_overlay import ShadowOverlay
 from .shadow_scan import LINKED_NAMES
 
 FALLBACK_HOME = Path("/tmp/home")  # when the user's home cannot be used (unset, "/", system)
 
 
-def command_layout(shadow: ShadowCopy, settings: Settings, *, contained: bool) -> Layout:
+def command_layout(
+    shadow: ShadowCopy | ShadowOverlay, settings: Settings, *, contained: bool
+) -> Layout:
     """The layout for the next command; without a sandbox, only its paths matter."""
     if not contained:
         real_home = Path(os.environ.get("HOME") or "/")
@@ -59,6 +65,7 @@ def command_layout(shadow: ShadowCopy, settings: Settings, *, contained: bool) -
         writable=tuple(m for m in writable if m.host.exists()),
         hidden=tuple(hidden),
         network=settings.sandbox_network,
+        overlay=shadow.layers,
     )
 
 

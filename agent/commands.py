@@ -1,6 +1,8 @@
 """Running the model's commands in the shadow copy (parsed by ``command_line``).
 
-``ShadowRunner`` syncs the overlay into the shadow copy, then runs the
+``ShadowRunner`` syncs the overlay into the shadow copy (``ShadowCopy``,
+or, in a sandbox that can mount one, ``ShadowOverlay``: an overlay of the
+workspace where only the staged texts are written), then runs the
 command at the copy's root (always: there is no ``cd``) in the sandbox
 (``agent.sandbox``), without stdin, with stdout and stderr merged, with an
 environment built from an allowlist (``agent.command_env``), in a process
@@ -28,9 +30,11 @@ from .command_layout import command_layout
 from .sandbox import Layout, Sandbox, choose
 from .settings import Settings
 from .shadow import ShadowCopy, SyncReport
+from .shadow_overlay import OverlayUnavailable, ShadowOverlay
 from .tools.context import CommandResult
 from .workspace import Overlay, ToolError
 
+Shadow = ShadowCopy | ShadowOverlay
 HEAD_SHARE = 0.4  # of the output kept at its start when it is cut; the rest is its end
 READ_GRACE = 1.0  # seconds to collect the last output once the process is gone
 
@@ -75,11 +79,12 @@ class ShadowRunner:
     """
 
     def __init__(
-        self, overlay: Overlay, shadow: ShadowCopy | None = None, sandbox: Sandbox | None = None
+        self, overlay: Overlay, shadow: Shadow | None = None, sandbox: Sandbox | None = None
     ) -> None:
         self.overlay = overlay
         self.shadow = shadow
         self._sandbox = sandbox
+        self._no_overlay = False  # this workspace could not be mounted as one: the copy
         self._lock = asyncio.Lock()
         self._syncing: asyncio.Future[SyncReport] | None = None
 
@@ -92,9 +97,7 @@ class ShadowRunner:
             if self._syncing is not None and not self._syncing.done():
                 await asyncio.wait([self._syncing])  # a cancelled command's sync
             texts = self.overlay.overlaid()  # read here: the editor changes it on this thread
-            self._syncing = asyncio.ensure_future(
-                asyncio.to_thread(self._sync, texts, sandbox.contained)
-            )
+            self._syncing = asyncio.ensure_future(asyncio.to_thread(self._sync, texts, sandbox))
             try:
                 report = await asyncio.shield(self._syncing)
             except OSError as error:
@@ -126,10 +129,21 @@ class ShadowRunner:
             extra=extra,
         )
 
-    def _sync(self, texts: Mapping[str, str | None], contained: bool) -> SyncReport:
-        if self.shadow is not None and self.shadow.mount_points != contained:
+    def _sync(self, texts: Mapping[str, str | None], sandbox: Sandbox) -> SyncReport:
+        contained = sandbox.contained
+        mounter = sandbox.overlay if contained and not self._no_overlay else None
+        kind = "overlay" if mounter is not None else "copy"
+        if self.shadow is not None and (
+            self.shadow.mount_points != contained or self.shadow.kind != kind
+        ):
             self.shadow.close()  # the sandbox setting changed: links become mounts, or back
             self.shadow = None
+        if self.shadow is None and mounter is not None:
+            try:
+                self.shadow = ShadowOverlay(self.overlay.root, mounter, texts)
+                return self.shadow.setup
+            except OverlayUnavailable:
+                self._no_overlay = True  # e.g. a workspace on a file system overlayfs refuses
         if self.shadow is None:
             self.shadow = ShadowCopy(self.overlay.root, texts, mount_points=contained)
             return self.shadow.setup

@@ -3,6 +3,8 @@
 Tests must see the agent's staged changes, and the user's tree must stay
 untouched, so commands run in a copy that ``write`` keeps equal to the
 overlay: the files on disk, then the staged texts and open buffers over them.
+In a sandbox that can mount an overlay of the workspace,
+``agent.shadow_overlay`` gives the same without copying the files.
 
 What is copied: in a git repository, what ``git ls-files --cached --others
 --exclude-standard`` lists (tracked and unignored files); elsewhere, a walk
@@ -62,6 +64,7 @@ from typing import NamedTuple
 from editing.disk.paths import why_refused
 
 from . import shadow_owner
+from .sandbox.base import OverlayLayers
 from .shadow_scan import Status, StatusQuery, repository_prefix, rule, scan, under_any
 
 COPY_THREADS = 2  # a scan's copy runs in threads
@@ -75,7 +78,7 @@ class _Want(NamedTuple):
     mode: int  # type and permission bits, as ``st_mode``
 
 
-Stamp = tuple[int, int]  # the copy's file after writing it: size, mtime_ns
+Stamp = tuple[int, int, int]  # the copy's file after writing it: size, mtime_ns, mode
 SourceKey = tuple[int, int, int, int]  # a source path as last looked at
 
 
@@ -92,6 +95,9 @@ class ShadowCopy:
     ``texts`` go over the disk as in ``write``; ``setup`` reports that first write.
     """
 
+    kind = "copy"
+    layers: OverlayLayers | None = None  # no overlay: the copy is the command's tree
+
     def __init__(
         self,
         source: Path,
@@ -101,7 +107,7 @@ class ShadowCopy:
     ) -> None:
         self.source = source.resolve()
         shadow_owner.sweep()  # copies a crashed process left behind
-        self.folder = shadow_owner.make_folder()
+        self.folder = shadow_owner.make_folder(self.source)
         self.root = self.folder / "copy"
         self.root.mkdir()
         self.mount_points = mount_points
@@ -127,8 +133,12 @@ class ShadowCopy:
         self.close()
 
     def close(self) -> None:
-        # rmtree removes links as links: it never follows them into the user's tree.
-        shutil.rmtree(self.folder, ignore_errors=True)
+        shadow_owner.remove(self.folder)
+
+    def find(self, rel: str) -> Path | None:
+        """The path holding what the copy has at ``rel``, None where it has nothing."""
+        path = self.root / rel
+        return path if os.path.lexists(path) else None
 
     def write(self, texts: Mapping[str, str | None]) -> SyncReport:
         """Bring the copy up to date with the disk and ``texts`` (path to text, None: deleted)."""
@@ -338,7 +348,7 @@ class ShadowCopy:
             written = os.fstat(fd)
         finally:
             os.close(fd)
-        self._held[rel] = (want, (written.st_size, written.st_mtime_ns))
+        self._held[rel] = (want, (written.st_size, written.st_mtime_ns, written.st_mode))
 
 
 class _Inside:
@@ -426,7 +436,7 @@ def _stamp(path: str) -> Stamp | None:
         st = os.lstat(path)
     except OSError:
         return None
-    return st.st_size, st.st_mtime_ns
+    return st.st_size, st.st_mtime_ns, st.st_mode
 
 
 def _clear(path: Path) -> None:

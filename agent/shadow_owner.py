@@ -3,15 +3,22 @@
 Each copy lives in a folder ``surehand-shadow-*`` of the temporary
 directory, beside a file ``owner`` naming the process that made it (its
 PID and, where ``/proc`` tells, its start time, so a reused PID is not
-mistaken for it). ``sweep`` removes the folders whose owner is gone; a
-folder without that file is not ours to judge, and is left alone.
+mistaken for it), and the workspace it is a copy of. ``sweep`` removes
+the folders whose owner is gone; a folder without that file is not ours to
+judge, and is left alone.
+
+``remove`` takes a folder away whatever it holds: links as links (never
+followed), and folders without permissions, as an overlay's work folder
+holds (``work/work``, mode 000).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -19,10 +26,12 @@ PREFIX = "surehand-shadow-"
 OWNER = "owner"
 
 
-def make_folder() -> Path:
-    """A new folder for a copy, with this process written in it as its owner."""
+def make_folder(workspace: Path | None = None) -> Path:
+    """A new folder for a copy, with this process written in it as its owner (and the
+    workspace it is a copy of, for whoever looks at the folder)."""
     folder = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()
-    (folder / OWNER).write_text(json.dumps(_me()), encoding="utf-8")
+    owner = _me() if workspace is None else {**_me(), "workspace": str(workspace)}
+    (folder / OWNER).write_text(json.dumps(owner), encoding="utf-8")
     return folder
 
 
@@ -36,10 +45,35 @@ def sweep(where: Path | None = None) -> list[Path]:
         except (OSError, ValueError, KeyError, TypeError):
             continue  # not a copy made by this version, or not ours at all
         if not _alive(pid, started):
-            # rmtree removes links as links: never follows them into the user's tree.
-            shutil.rmtree(folder, ignore_errors=True)
+            remove(folder)
             removed.append(folder)
     return removed
+
+
+def remove(folder: Path) -> None:
+    """Remove ``folder`` and everything in it, as far as this process may.
+
+    rmtree removes links as links: it never follows them into the user's
+    tree. A folder it cannot read or empty (mode 000) is given its owner's
+    permissions (``chmod`` does not follow links) and tried again.
+    """
+
+    def retry(_function: object, failed: str, _error: object) -> None:
+        path = Path(failed)
+        for each in (path, path.parent):
+            with contextlib.suppress(OSError):
+                st = each.lstat()
+                if stat.S_ISDIR(st.st_mode):
+                    each.chmod(stat.S_IMODE(st.st_mode) | stat.S_IRWXU)
+        with contextlib.suppress(OSError):
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink()
+
+    shutil.rmtree(folder, onerror=retry)
+    if os.path.lexists(folder):  # what the first pass could not reach, opened up now
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _me() -> dict[str, object]:

@@ -9,13 +9,20 @@ command and a layout into the command line that enforces them. There is one
 implementation per platform (``bubblewrap`` on Linux) and ``Unsandboxed``,
 which enforces nothing and says so: with it, every command is put to the
 user first.
+
+A layout may show the command's tree as an overlay (``OverlayLayers``): the
+real workspace read-only beneath, an upper folder taking every write,
+mounted only for the command, in its own mount namespace.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .overlay import OverlayMounter
 
 
 @dataclass(frozen=True)
@@ -27,6 +34,15 @@ class Mount:
 
 
 @dataclass(frozen=True)
+class OverlayLayers:
+    """The folders of an overlay mounted at the layout's root for one command."""
+
+    lower: Path  # the real workspace: read, never written
+    upper: Path  # what the command and the staged texts wrote
+    work: Path  # the kernel's scratch folder, on the upper folder's file system
+
+
+@dataclass(frozen=True)
 class Layout:
     root: Path  # the shadow copy: the working directory, and writable
     home: Path  # HOME in the sandbox: empty, private, writable
@@ -34,12 +50,14 @@ class Layout:
     writable: tuple[Mount, ...] = ()
     hidden: tuple[Mount, ...] = ()  # masked: secrets, git hooks
     network: bool = False
+    overlay: OverlayLayers | None = None  # the root is this overlay, mounted for the command
 
 
 class Sandbox(Protocol):
     name: str  # "bubblewrap", "none": the mode reported in the status
     contained: bool  # whether commands really are contained
     why: str  # why commands are not contained ("" when they are)
+    overlay: OverlayMounter | None  # how to mount an overlay for a command, None: cannot
 
     def describe(self, network: bool) -> str:
         """What a command in it can do, in a sentence for the user."""
@@ -59,6 +77,7 @@ class Unsandboxed:
 
     name = "none"
     contained = False
+    overlay: OverlayMounter | None = None
 
     def __init__(self, why: str) -> None:
         self.why = why  # why there is no sandbox, for the status and the questions

@@ -16,6 +16,11 @@ user's terminal) and dies with its parent. What it sees:
   writable folders (the project's virtualenv and ``node_modules``, its
   ``.git`` with ``hooks`` masked).
 
+The command's tree is the shadow copy, or, where ``overlay.probe`` finds it
+works, an overlay of the real workspace mounted for that command only
+(``agent.sandbox.overlay``): bwrap is then started by ``unshare`` in a
+mount namespace of its own, holding the mount.
+
 Everything else, the real workspace and the rest of the user's home
 included, does not exist in the sandbox. When the command's first process
 ends, the PID namespace ends, and every process it left behind with it.
@@ -30,6 +35,7 @@ import tempfile
 from pathlib import Path
 
 from .base import Layout, Mount
+from .overlay import OverlayMounter
 
 SYSTEM_DIRS = ("/usr", "/etc", "/opt")
 SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -44,20 +50,38 @@ class Bubblewrap:
     contained = True
     why = ""
 
-    def __init__(self, program: str, version: str) -> None:
+    def __init__(
+        self, program: str, version: str, overlay: OverlayMounter | None = None, shadow: str = ""
+    ) -> None:
         self.program = program
         self.version = version
+        self.overlay = overlay  # how to mount the workspace overlay, None: the copy is used
+        self.shadow = shadow  # why the copy is used ("" when it is the overlay, or not probed)
+
+    def with_overlay(self, overlay: OverlayMounter | None, why_not: str = "") -> Bubblewrap:
+        return Bubblewrap(self.program, self.version, overlay, why_not)
 
     def describe(self, network: bool) -> str:
         net = "network allowed" if network else "no network"
+        if self.overlay is not None:
+            copy = "an overlay of your workspace, where only the staged files are written"
+        else:
+            copy = "a full copy of your workspace" + (f": {self.shadow}" if self.shadow else "")
         return (
             f"sandboxed ({self.version}): {net}; it sees the system read-only and writes "
-            "only the copy and a private temporary folder; your home and your real "
-            "workspace are not visible"
+            f"only the copy ({copy}) and a private temporary folder; your home and your "
+            "real workspace are not visible"
         )
 
     def wrap(self, argv: list[str], layout: Layout) -> list[str]:
-        args = [self.program, "--unshare-all", "--die-with-parent", "--new-session"]
+        args: list[str] = []
+        as_user: list[str] = []
+        if layout.overlay is not None:
+            if self.overlay is None:
+                raise ValueError("this sandbox cannot mount an overlay")
+            args += self.overlay.prefix(layout.overlay, layout.root)
+            as_user = self.overlay.bwrap_args()
+        args += [self.program, "--unshare-all", "--die-with-parent", "--new-session", *as_user]
         args += ["--cap-drop", "ALL"]
         if layout.network:
             args.append("--share-net")

@@ -5,6 +5,10 @@ otherwise runs without a sandbox, where every command is asked first;
 ``bubblewrap`` insists on it (without it, the same as no sandbox, with the
 reason saying it was required); ``off`` never contains commands. Other
 platforms have no implementation yet: they run without a sandbox.
+
+With bubblewrap, whether the command's tree can be an overlay of the
+workspace is tried once too (``overlay.probe``); where it cannot, commands
+run in the copy, and the sandbox's description says so.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import functools
 import sys
 
-from . import bubblewrap
+from . import bubblewrap, overlay
 from .base import Sandbox, Unsandboxed
 
 
@@ -26,4 +30,7 @@ def choose(mode: str) -> Sandbox:
     if isinstance(found, str):
         required = "; the sandbox setting requires it" if mode == "bubblewrap" else ""
         return Unsandboxed(found + required)
-    return found
+    mounter = overlay.probe(found)
+    if isinstance(mounter, str):
+        return found.with_overlay(None, mounter)
+    return found.with_overlay(mounter)

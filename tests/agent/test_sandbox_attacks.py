@@ -294,7 +294,9 @@ def test_staged_code_run_in_the_sandbox_harms_nothing(victim: Victim, vehicle: s
     stage(ctx, files(victim.attack()))
     try:
         output = run(ctx, command)
-        report = (ctx.runner.shadow.root / "attack-report.txt").read_text()
+        report_file = ctx.runner.shadow.find("attack-report.txt")
+        assert report_file is not None
+        report = report_file.read_text()
     finally:
         ctx.runner.close()
     assert report.startswith(RAN) and report.endswith("done\n"), output  # it really ran

@@ -6,8 +6,13 @@ files) and prints, for each size, the median time of:
 
 - shadow copy set-up, beside ``cp -a`` of the same tree (``--copy-repeat``
   runs each, interleaved: a copy of 50,000 files is slow on a slow disk);
+- the overlay's set-up (``ShadowOverlay``: one staged text written, one
+  mount tried, ``--repeat`` runs), beside the same ``cp -a``, where this machine can mount
+  one (else its rows say why they are missing);
 - shadow sync with nothing changed, and with one staged file and one file
-  the user changed, beside ``git status``;
+  the user changed, beside ``git status``, for the copy and the overlay;
+- one sandboxed ``true`` in the overlay (its mount included), beside the
+  same in the copy;
 - ``list_files`` of the whole workspace, beside ``git ls-files``;
 - ``grep`` for a word in one file in a hundred, beside ``rg`` (``grep -r``
   where ripgrep is not installed);
@@ -31,8 +36,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from agent.command_layout import command_layout
+from agent.commands import run_process
+from agent.sandbox import choose
+from agent.sandbox.overlay import OverlayMounter
 from agent.settings import Settings
 from agent.shadow import ShadowCopy
+from agent.shadow_overlay import ShadowOverlay
 from agent.tools.context import ToolContext
 from agent.tools.grep import TOOL as GREP
 from agent.tools.grep import find_ripgrep
@@ -111,8 +121,22 @@ def measure(
         with ShadowCopy(root) as copy:
             expect(len(copy.setup.written) == files + 1, f"set-up wrote {len(copy.setup.written)}")
 
-    ours, base = interleaved_ns([setup, cp], copy_repeat)
-    rows.append(("shadow set-up / cp -a", ours, base))
+    sandbox = choose("bubblewrap")
+    mounter = sandbox.overlay
+    staged = "src/pkg0/mod0/file2.py"
+
+    def overlay_setup() -> None:
+        assert mounter is not None
+        with ShadowOverlay(root, mounter, {staged: "STAGED = 0\n"}) as shadow:
+            expect(shadow.setup.written == [staged], f"set-up wrote {shadow.setup.written}")
+
+    if mounter is None:
+        ours, base = interleaved_ns([setup, cp], copy_repeat)
+        rows.append(("shadow set-up / cp -a", ours, base))
+    else:  # the overlay's, cheap, on its own: not right after a copy's writes and removal
+        ours, base = interleaved_ns([setup, cp], copy_repeat)
+        rows.append(("shadow set-up / cp -a", ours, base))
+        rows.append(("shadow set-up (overlay) / cp -a", median_ns(overlay_setup, repeat), base))
     status = ["git", "status", "--porcelain"]
     git_status = median_ns(lambda: command(status, root), repeat)
     with ShadowCopy(root) as copy:
@@ -133,6 +157,8 @@ def measure(
 
         rows.append(("sync, 2 changed / git status", median_ns(sync_changed, repeat), git_status))
         edited.write_text(original)
+        if mounter is not None:
+            rows += overlay_rows(root, mounter, repeat, git_status)
 
     def listed() -> None:
         result = asyncio.run(LIST.run({"path": None, "glob": None}, ctx))
@@ -177,6 +203,60 @@ def measure(
     return rows
 
 
+def overlay_rows(
+    root: Path, mounter: OverlayMounter, repeat: int, git_status: float
+) -> list[tuple[str, float, float]]:
+    """The overlay's syncs beside ``git status``, and a sandboxed command in it beside one
+    in the copy (as the sandbox has it: linked folders as mount points)."""
+    rows = []
+    edited, staged = root / "src/pkg0/mod0/file1.py", "src/pkg0/mod0/file2.py"
+    original = edited.read_text()
+    sandbox = choose("bubblewrap")
+    settings = Settings()
+    with ShadowOverlay(root, mounter) as shadow:
+
+        def sync() -> None:
+            report = shadow.write({})
+            expect(report.written == report.removed == [], f"a sync with no change: {report}")
+
+        rows.append(("sync (overlay), no change / git status", median_ns(sync, repeat), git_status))
+        versions = iter(range(10**6))
+
+        def sync_changed() -> None:  # the user's change shows through: only the staged is written
+            n = next(versions)
+            edited.write_text(f"{original}# edit {n}\n")
+            written = shadow.write({staged: f"STAGED = {n}\n"}).written
+            expect(written == [staged], str(written))
+
+        rows.append(
+            ("sync (overlay), 2 changed / git status", median_ns(sync_changed, repeat), git_status)
+        )
+        edited.write_text(original)
+
+        def true_in(tree: ShadowCopy | ShadowOverlay) -> Callable[[], None]:
+            layout = command_layout(tree, settings, contained=True)
+            argv = sandbox.wrap(["cat", staged], layout)
+
+            def call() -> None:
+                result = asyncio.run(
+                    run_process(argv, layout.root, {"PATH": "/usr/bin:/bin"}, 30, 1000)
+                )
+                expect(result.exit_code == 0, result.output)
+
+            return call
+
+        shadow.write({staged: "STAGED = 0\n"})
+        with ShadowCopy(root, {staged: "STAGED = 0\n"}, mount_points=True) as copy:
+            rows.append(
+                (
+                    "command (overlay) / (copy)",
+                    median_ns(true_in(shadow), repeat),
+                    median_ns(true_in(copy), repeat),
+                )
+            )
+    return rows
+
+
 def body(repeat: int, copy_repeat: int, sizes: list[int]) -> None:
     table: dict[str, list[tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="surehand-bench-scale-") as folder:
@@ -186,16 +266,19 @@ def body(repeat: int, copy_repeat: int, sizes: list[int]) -> None:
             for label, ours, base in measure(root, files, Path(folder), repeat, copy_repeat):
                 table.setdefault(label, []).append((ours / 1e6, base / 1e6))
             shutil.rmtree(root)
+    why = choose("bubblewrap").why or getattr(choose("bubblewrap"), "shadow", "")
+    if why:
+        print(f"\n(no overlay rows: {why})")
     header = "".join(f"{f'{n:,} files':>30}" for n in sizes)
-    print(f"\nmedian ms, surehand vs baseline (ratio)\n{'':<30}{header}")
+    print(f"\nmedian ms, surehand vs baseline (ratio)\n{'':<40}{header}")
     for label, cells in table.items():
-        shown = "".join(f"{f'{o:.1f} vs {b:.1f} ({o / b:.1f}x)':>30}" for o, b in cells)
-        print(f"{label:<30}{shown}")
+        shown = "".join(f"{f'{o:.1f} vs {b:.1f} ({o / b:.2f}x)':>30}" for o, b in cells)
+        print(f"{label:<40}{shown}")
     print("\ngrowth per size step (surehand's time): ")
     for label, cells in table.items():
         steps = [f"x{cells[i + 1][0] / cells[i][0]:.1f}" for i in range(len(cells) - 1)]
         print(
-            f"{label:<30}{'  '.join(steps)}  (files x{', x'.join(str(sizes[i + 1] // sizes[i]) for i in range(len(sizes) - 1))})"
+            f"{label:<40}{'  '.join(steps)}  (files x{', x'.join(str(sizes[i + 1] // sizes[i]) for i in range(len(sizes) - 1))})"
         )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import tempfile
@@ -205,9 +206,20 @@ async def test_a_model_error_after_staged_changes_offers_them_marked_incomplete(
 
 
 def shadows_of(marker: str) -> list[Path]:
-    """Shadow copies of the project (found by its marker file) left in the temp dir."""
+    """Shadow copies of the project (found by its marker file) left in the temp dir: a
+    full copy holds the marker, an overlay names the workspace in its owner file."""
     temp = Path(tempfile.gettempdir())
-    return [d for d in temp.glob("surehand-shadow-*") if (d / "copy" / marker).exists()]
+    return [d for d in temp.glob("surehand-shadow-*") if _holds(d, marker)]
+
+
+def _holds(shadow: Path, marker: str) -> bool:
+    if (shadow / "copy" / marker).exists():
+        return True
+    try:
+        workspace = json.loads((shadow / "owner").read_text())["workspace"]
+    except (OSError, ValueError, KeyError):
+        return False
+    return (shadow / "upper").is_dir() and (Path(workspace) / marker).exists()
 
 
 @contextlib.asynccontextmanager
