@@ -96,19 +96,25 @@ def sh(runner: ShadowRunner, script: str) -> CommandResult:
     return run(runner, "/bin/sh", "-c", script)
 
 
-def snapshot(root: Path) -> dict[str, tuple[int, int, bytes]]:
-    """Every entry under ``root`` (``.git`` included): its mode, mtime and content."""
+def snapshot(root: Path) -> dict[str, tuple[int, int, bytes, tuple[tuple[str, bytes], ...]]]:
+    """Every entry under ``root`` (``.git`` included, and ``root`` itself): its mode,
+    mtime, content and extended attributes (an overlay keeps its own marks in
+    attributes, which must never land on the workspace)."""
     found = {}
     for folder, dirs, names in os.walk(root):
-        for name in dirs + names:
-            path = Path(folder, name)
+        for name in ["", *dirs, *names] if folder == str(root) else dirs + names:
+            path = Path(folder, name) if name else root
             st = path.lstat()
             data = b""
             if stat.S_ISREG(st.st_mode):
                 data = hashlib.blake2b(path.read_bytes()).digest()
             elif stat.S_ISLNK(st.st_mode):
                 data = os.fsencode(path.readlink())
-            found[str(path.relative_to(root))] = (st.st_mode, st.st_mtime_ns, data)
+            marks = tuple(
+                (key, os.getxattr(path, key, follow_symlinks=False))
+                for key in sorted(os.listxattr(path, follow_symlinks=False))
+            )
+            found[str(path.relative_to(root))] = (st.st_mode, st.st_mtime_ns, data, marks)
     return found
 
 
