@@ -368,3 +368,18 @@ def _inside_indentation_by_line(view: str, pos: int) -> bool:
 def test_inside_indentation_reads_back_over_blanks_only(view: str, data: st.DataObject) -> None:
     pos = data.draw(st.integers(0, len(view)))
     assert matcher._inside_indentation(view, pos) == _inside_indentation_by_line(view, pos)
+
+
+BLOCK_LINES = st.sampled_from(
+    ["  v = 1", "  v = 1 ", "  v = 1\t", "  v = 12", "    v = 1", "", "x"]
+)
+
+
+@EXAMPLES
+@given(st.lists(BLOCK_LINES, max_size=30), st.integers(1, 4), st.booleans())
+def test_runs_of_one_repeated_line_are_counted_from_its_blocks(
+    lines: list[str], size: int, final_newline: bool
+) -> None:
+    text = "\n" + "\n".join(lines) + ("\n" if final_newline and lines else "")
+    keys, leads = ("v = 1",) * size, ("  ",) * size
+    assert counting._count_at(text, keys, leads) == len(counting._runs(keys, leads).findall(text))
