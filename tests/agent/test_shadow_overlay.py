@@ -420,6 +420,11 @@ def test_without_unshare_the_probe_says_why_and_commands_use_the_copy(
     assert why == "unshare is not installed"
     sandbox = found.with_overlay(None, why)
     assert "a full copy of your workspace: unshare is not installed" in sandbox.describe(False)
+    assert_commands_get_the_copy(workspace, sandbox)
+
+
+def assert_commands_get_the_copy(workspace: Path, sandbox: bubblewrap_module.Bubblewrap) -> None:
+    """A command in ``workspace`` runs in a full copy, with the staged text in it."""
     runner = ShadowRunner(Overlay(workspace), sandbox=sandbox)
     try:
         runner.overlay.stage("app.py", "VALUE = 2\n", "bump")
@@ -439,13 +444,7 @@ def test_a_workspace_the_overlay_cannot_name_gets_the_copy(tmp_path: Path):
     found = sandbox_for("overlay")
     workspace = tmp_path / "a,b"
     write_files(workspace, {"app.py": "VALUE = 1\n"})
-    runner = ShadowRunner(Overlay(workspace), sandbox=found)
-    try:
-        runner.overlay.stage("app.py", "VALUE = 2\n", "bump")
-        assert run(runner, "cat", "app.py").output == "VALUE = 2\n"
-        assert runner.shadow is not None and runner.shadow.kind == "copy"
-    finally:
-        runner.close()
+    assert_commands_get_the_copy(workspace, found)
 
 
 def test_the_probe_works_here_and_says_so():

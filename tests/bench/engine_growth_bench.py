@@ -78,9 +78,10 @@ def _render(n: int) -> list[str]:
     ]
 
 
-def patch_row(chunks: int) -> Row:
+def patch_input(chunks: int, path: str = "gen.py") -> tuple[str, str, str]:
+    """The file, a patch of ``path`` with one chunk per function, and the patched file."""
     text = "".join(line + "\n" for n in range(chunks) for line in _render(n))
-    parts = ["*** Begin Patch", "*** Update File: gen.py"]
+    parts = ["*** Begin Patch", f"*** Update File: {path}"]
     for n in range(chunks):
         parts += [
             f"@@ def render_{n}(self):",
@@ -90,8 +91,11 @@ def patch_row(chunks: int) -> Row:
             "         total += item.price",
         ]
     parts.append("*** End Patch")
-    patch = "\n".join(parts) + "\n"
-    expected = text.replace("self.items:", "self.items():")
+    return text, "\n".join(parts) + "\n", text.replace("self.items:", "self.items():")
+
+
+def patch_row(chunks: int) -> Row:
+    text, patch, expected = patch_input(chunks)
 
     def engine() -> object:
         return apply_patch(patch, lambda path: text if path == "gen.py" else None)
@@ -152,7 +156,9 @@ def _block_line(i: int) -> str:
     return shapes[i % len(shapes)]
 
 
-def long_old_row(lines: int) -> Row:
+def long_old_input(lines: int, functions: int) -> tuple[str, str, str, str]:
+    """A file of ``functions`` short functions, then one of ``lines`` lines; old
+    (that block), new (every 50th line changed) and the edited file."""
     block = [_block_line(i) for i in range(lines)]
     changed = [
         line + "  # checked" if i % 50 == 25 and line.strip() else line
@@ -160,13 +166,16 @@ def long_old_row(lines: int) -> Row:
     ]
     if changed == block:
         changed[0] += "  # checked"
-    head = "".join(f"def other_{i}():\n    return {i}\n\n" for i in range(3 * lines))
+    head = "".join(f"def other_{i}():\n    return {i}\n\n" for i in range(functions))
     head += "def long_function():\n"
     tail = "\n\ndef after():\n    return 1\n"
     old = "\n".join(block) + "\n"
     new = "\n".join(changed) + "\n"
-    text = head + old + tail
-    expected = head + new + tail
+    return head + old + tail, old, new, head + new + tail
+
+
+def long_old_row(lines: int) -> Row:
+    text, old, new, expected = long_old_input(lines, 3 * lines)
 
     def engine() -> object:
         return apply_edit(text, old, new, path="long.py")

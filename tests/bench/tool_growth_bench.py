@@ -60,40 +60,21 @@ class Case:
 
 
 def patch_case(chunks: int) -> Case:
-    text = "".join(line + "\n" for n in range(chunks) for line in engine_bench._render(n))
-    parts = ["*** Begin Patch", f"*** Update File: {PATH}"]
-    for n in range(chunks):
-        parts += [
-            f"@@ def render_{n}(self):",
-            "     total = 0",
-            "-    for item in self.items:",
-            "+    for item in self.items():",
-            "         total += item.price",
-        ]
-    patch = "\n".join([*parts, "*** End Patch"]) + "\n"
+    text, patch, expected = engine_bench.patch_input(chunks, PATH)
     args = {"patch": patch, "description": "call items"}
     return Case(
         text,
         apply_patch.TOOL,
         args,
         lambda: engine_apply_patch(patch, lambda path: text if path == PATH else None),
-        text.replace("self.items:", "self.items():"),
+        expected,
     )
 
 
 def long_old_case(lines: int) -> Case:
-    block = [engine_bench._block_line(i) for i in range(lines)]
-    changed = [
-        line + "  # checked" if i % 50 == 25 and line.strip() else line
-        for i, line in enumerate(block)
-    ]
-    head = "".join(f"def other_{i}():\n    return {i}\n\n" for i in range(lines // 10))
-    old, new = "\n".join(block) + "\n", "\n".join(changed) + "\n"
-    text = head + "def long_function():\n" + old + "\ndef after():\n    return 1\n"
+    text, old, new, expected = engine_bench.long_old_input(lines, lines // 10)
     args = {"path": PATH, "old": old, "new": new, "replace_all": None, "description": "check"}
-    return Case(
-        text, edit.TOOL, args, lambda: apply_edit(text, old, new, path=PATH), text.replace(old, new)
-    )
+    return Case(text, edit.TOOL, args, lambda: apply_edit(text, old, new, path=PATH), expected)
 
 
 def replace_all_case(lines: int) -> Case:
