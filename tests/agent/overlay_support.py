@@ -1,7 +1,8 @@
-"""Shared by the agent's tests: files on disk, and the editor's open buffers over them."""
+"""Shared by the agent's tests: files on disk, git in them, and the editor's open buffers over them."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -15,6 +16,15 @@ def write_files(root: Path, files: Mapping[str, str | bytes]) -> None:
             path.write_bytes(content)
         else:
             path.write_text(content, encoding="utf-8")
+
+
+def git(root: Path, *args: str) -> str:
+    """Run git in ``root`` with a throw-away identity; its output."""
+    identity = ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+    done = subprocess.run(
+        ["git", *identity, *args], cwd=root, capture_output=True, text=True, check=True
+    )
+    return done.stdout
 
 
 class Buffers:

@@ -42,6 +42,7 @@ from agent.settings import Settings
 from agent.tools import run_command
 from agent.tools.context import Approval, CommandRequest, ToolContext
 from agent.workspace import Overlay, ToolError
+from tests.agent.overlay_support import git
 from tests.agent.sandboxes import NONE, bubblewrap
 from tests.support.processes import gone, marker
 
@@ -165,14 +166,6 @@ class Victim:
         assert self.listener.accepted == 0
         assert gone(self.mark), "a daemon outlived the command"
         assert git(ws, "status", "--porcelain") == ""
-
-
-def git(root: Path, *args: str) -> str:
-    identity = ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
-    done = subprocess.run(
-        ["git", *identity, *args], cwd=root, capture_output=True, text=True, check=True
-    )
-    return done.stdout
 
 
 @pytest.fixture

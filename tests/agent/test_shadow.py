@@ -1,7 +1,6 @@
 """The shadow copy on real directories: what is copied, linked, synced and restored."""
 
 import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,17 +8,9 @@ import pytest
 
 from agent.shadow import ShadowCopy
 from agent.workspace import Overlay
-from tests.agent.overlay_support import Buffers, write_files
+from tests.agent.overlay_support import Buffers, git, write_files
 
 GITIGNORE = "*.log\nnode_modules/\ndata/\n"
-
-
-def git(root: Path, *args: str) -> str:
-    identity = ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
-    done = subprocess.run(
-        ["git", *identity, *args], cwd=root, capture_output=True, text=True, check=True
-    )
-    return done.stdout
 
 
 def files_in(root: Path) -> set[str]:

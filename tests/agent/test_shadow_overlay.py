@@ -28,7 +28,7 @@ from agent.sandbox.base import OverlayLayers
 from agent.settings import Settings
 from agent.tools.context import CommandResult
 from agent.workspace import Overlay
-from tests.agent.overlay_support import write_files
+from tests.agent.overlay_support import git, write_files
 from tests.agent.sandboxes import bubblewrap
 
 SETTINGS = Settings(output_max_chars=20_000)
@@ -42,14 +42,6 @@ FILES = {
     ".venv/lib/site.py": "SITE = True\n",
     "build/old.o": "the user's build\n",
 }
-
-
-def git(root: Path, *args: str) -> str:
-    identity = ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
-    done = subprocess.run(
-        ["git", *identity, *args], cwd=root, capture_output=True, text=True, check=True
-    )
-    return done.stdout
 
 
 @pytest.fixture

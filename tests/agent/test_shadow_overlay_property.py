@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from agent.commands import ShadowRunner
 from agent.settings import Settings
 from agent.workspace import Overlay
-from tests.agent.overlay_support import write_files
-from tests.agent.test_shadow_overlay import git, sandbox_for, snapshot
+from tests.agent.overlay_support import git, write_files
+from tests.agent.test_shadow_overlay import sandbox_for, snapshot
 
 SETTINGS = Settings(output_max_chars=50_000)
 START = {"a.txt": "a\n", "d/b.txt": "b\n", "d/e/c.txt": "c\n", "run.sh": "#!/bin/sh\n"}

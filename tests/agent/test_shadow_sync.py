@@ -21,9 +21,9 @@ from agent.commands import ShadowRunner
 from agent.settings import Settings
 from agent.shadow import ShadowCopy
 from agent.workspace import Overlay
-from tests.agent.overlay_support import write_files
+from tests.agent.overlay_support import git, write_files
 from tests.agent.sandboxes import sandbox  # noqa: F401 - a fixture
-from tests.agent.test_shadow import files_in, git
+from tests.agent.test_shadow import files_in
 
 FILES = {
     ".gitignore": "*.log\nnode_modules/\n",
