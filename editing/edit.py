@@ -108,6 +108,8 @@ def _replace_all_in_lines(doc: Document, edits: Sequence[Edit], path: str) -> Ed
     """One-line ``replace_all`` edits written in one pass (``line_swaps``), when they are."""
     if not doc.original or not all(edit.replace_all for edit in edits):
         return None
+    if any("\n" in edit.old or "\n" in edit.new for edit in edits):
+        return None  # not one line each: checked here before the request checks run twice
     pairs = []
     for edit in edits:
         old, new = edit.old.replace("\r\n", "\n"), edit.new.replace("\r\n", "\n")
