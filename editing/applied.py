@@ -22,14 +22,23 @@ from .matcher import EVERYWHERE, Level, Located, Match, Scope
 _NEARBY = 4  # matches up to which copies are looked for only around each match
 
 
-def could_be_inside(old: str, new: str) -> bool:
-    """Whether a match of old can sit inside a copy of new at all."""
-    return bool(new.strip()) and _compact(old) in _compact(new)
+def could_be_inside(old: str, new: str, level: Level = Level.PUNCTUATION) -> bool:
+    """Whether a match of old at ``level`` can sit inside a copy of new at all.
+
+    An exact match is old itself (a fragment's: old without some of its outer
+    blanks), so its copy of new holds old's text as it is: one search. At the
+    other levels old and new are compared folded, without their blanks.
+    """
+    if not new.strip():
+        return False
+    if level == Level.EXACT:
+        return old.strip() in new
+    return _compact(old) in _compact(new)
 
 
 def all_inside(doc: Document, located: Located, new: str) -> bool:
     """Whether every match in ``located.matches`` sits inside a copy of new."""
-    if not could_be_inside(located.old, new):
+    if not could_be_inside(located.old, new, located.level):
         return False
     return all(_inside_nearby(doc, located, new, [match]) for match in located.matches)
 
@@ -37,7 +46,7 @@ def all_inside(doc: Document, located: Located, new: str) -> bool:
 def inside_new(doc: Document, located: Located, new: str) -> dict[Match, Match]:
     """The matches of old that sit inside a copy of new already in the file, with that copy
     (the first copy, in file order, that holds the match)."""
-    if not could_be_inside(located.old, new):
+    if not could_be_inside(located.old, new, located.level):
         return {}
     if len(located.matches) <= _NEARBY:
         return _inside_nearby(doc, located, new, located.matches)

@@ -112,7 +112,7 @@ def _replace_all_in_lines(doc: Document, edits: Sequence[Edit], path: str) -> Ed
         return None  # not one line each: checked here before the request checks run twice
     pairs = []
     for edit in edits:
-        old, new = edit.old.replace("\r\n", "\n"), edit.new.replace("\r\n", "\n")
+        old, new = _lf(edit.old), _lf(edit.new)
         try:
             _check_request(old, new, path)
         except EditError:
@@ -171,8 +171,7 @@ def _apply_planned(
 
 
 def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
-    old = edit.old.replace("\r\n", "\n")
-    new = edit.new.replace("\r\n", "\n")
+    old, new = _lf(edit.old), _lf(edit.new)
     if not old and not doc.original:
         return _Plan([Replacement(0, 0, new)], Level.EXACT, [], 1)
     _check_request(old, new, path)
@@ -198,6 +197,11 @@ def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
         notes.append(messages.LEVEL_NOTES[level.label])
     replacements = [build(doc, group, located.old, new, path) for group in _by_line(doc, matches)]
     return _Plan(replacements, level, notes, len(matches))
+
+
+def _lf(text: str) -> str:
+    """``text`` with CRLF endings read as LF (a search for a CR first: most text has none)."""
+    return text.replace("\r\n", "\n") if "\r" in text else text
 
 
 def _plan_unmatched(

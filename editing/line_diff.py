@@ -12,6 +12,13 @@ each piece between two such lines is diffed on its own: ``difflib`` grows
 with the square of the lines that repeat, which a whole block rewritten by
 a model, or a file of look-alike functions, has many of (300 such lines
 took 55 ms in one ``difflib`` diff).
+
+Long sides (over 2,500 line pairs too) of as many lines, where no changed
+line of one side is found anywhere on the other (each line rewritten in
+place, the shape of most edits of a long block), are diffed line by line
+instead: that keeps every other line where it is, which is as many as any
+diff keeps (a changed line of that side cannot be kept), and it needs no
+count of the lines.
 """
 
 from __future__ import annotations
@@ -20,7 +27,8 @@ import difflib
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
-from operator import lt
+from itertools import compress
+from operator import lt, ne
 from typing import Literal
 
 Tag = Literal["replace", "delete", "insert", "equal"]
@@ -35,7 +43,47 @@ def line_opcodes(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
     if len(old) == 1 and len(new) == 1:
         # One line for one (each match of a one-line replace_all): no diff to run.
         return [("equal" if old[0] == new[0] else "replace", 0, 1, 0, 1)]
+    in_place = _in_place(old, new)
+    if in_place is not None:
+        return in_place
     return merged(_opcodes(old, new, (0, len(old), 0, len(new))))
+
+
+def _in_place(old: Sequence[str], new: Sequence[str]) -> list[Opcode] | None:
+    """The line-by-line diff of two sides of as many lines, or None unless
+    the changed lines of one side are all absent from the other.
+
+    Then no diff keeps more lines: a kept line of that side must be one of
+    its unchanged lines, and the line-by-line diff keeps them all.
+    """
+    if len(old) != len(new) or len(old) * len(new) <= _WHOLE:
+        return None
+    changed = list(compress(range(len(old)), map(ne, old, new)))
+    if not changed:
+        return [("equal", 0, len(old), 0, len(new))] if old else []
+    if not _all_absent({new[i] for i in changed}, old) and not _all_absent(
+        {old[i] for i in changed}, new
+    ):
+        return None
+    opcodes: list[Opcode] = []
+    kept = 0  # the line after the last run of changed lines
+    run_start = previous = changed[0]
+    for i in [*changed[1:], -1]:
+        if i == previous + 1:
+            previous = i
+            continue
+        if run_start > kept:
+            opcodes.append(("equal", kept, run_start, kept, run_start))
+        opcodes.append(("replace", run_start, previous + 1, run_start, previous + 1))
+        kept = previous + 1
+        run_start = previous = i
+    if kept < len(old):
+        opcodes.append(("equal", kept, len(old), kept, len(new)))
+    return opcodes
+
+
+def _all_absent(lines: set[str], side: Sequence[str]) -> bool:
+    return lines.isdisjoint(side)
 
 
 Span = tuple[int, int, int, int]  # old[a1:a2] against new[b1:b2]

@@ -29,6 +29,7 @@ from operator import itemgetter
 
 from .applied import could_be_inside
 from .document import Document
+from .matcher import Level
 from .report import CONTEXT, LineRange, lines_after, lines_before
 
 
@@ -101,7 +102,7 @@ def _offsets_in_new(old: str, new: str) -> list[int]:
     """Where old starts in new, when a place of old can sit inside a copy of
     new at all (``applied``'s test): a place at ``p`` is inside a copy of new
     at ``p - k`` for one of these ``k``."""
-    if not could_be_inside(old, new):
+    if not could_be_inside(old, new, Level.EXACT):
         return []
     return [k for k in range(len(new) - len(old) + 1) if new.startswith(old, k)]
 

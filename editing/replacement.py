@@ -83,7 +83,7 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
         replacement = _plain_splice(
             doc, (start, end), old_lines, (new_lines, new_ends_with_newline), last
         )
-        if replacement.lines is not None and model_old != doc.view[start:end]:
+        if replacement.lines is not None and not _is_span(doc.view, model_old, (start, end)):
             # The model's old lines are not the file's (a deletion took the whole line).
             replacement = dataclasses.replace(replacement, lines=None)
         return replacement
@@ -187,9 +187,10 @@ def _plain_splice(
         raise AssertionError("matched lines and quoted lines differ in number")
     opcodes = line_opcodes(old_lines, new_lines)
     out: list[str] = []
-    for tag, _i1, _i2, j1, j2 in opcodes:
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
-            out.extend(new_lines[j1:j2])
+            # The same lines: old's objects, so the report compares them by identity.
+            out.extend(old_lines[i1:i2])
         else:
             out.extend(line if line.strip() else "" for line in new_lines[j1:j2])
     if end == len(doc.view) and not doc.view.endswith("\n"):
@@ -198,6 +199,12 @@ def _plain_splice(
     text = "\n".join(out) + ("\n" if new_ends_with_newline and out else "")
     lines = (old_lines, out) if _read_back_as(text, out, last.ends_line or start == end) else None
     return Replacement(start, end, text, last.ends_line, tuple(opcodes), lines)
+
+
+def _is_span(view: str, text: str, span: tuple[int, int]) -> bool:
+    """Whether ``text`` is ``view[start:end]`` (compared in place, not copied out)."""
+    start, end = span
+    return len(text) == end - start and view.startswith(text, start)
 
 
 def _read_back_as(text: str, out: list[str], ends_line: bool) -> bool:

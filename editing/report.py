@@ -108,15 +108,21 @@ def _aligned(
     if not written or written[-1][2] != len(old_lines) or written[-1][4] != len(new_lines):
         return line_opcodes(old_lines, new_lines)
     opcodes: list[Opcode] = []
-    for tag, i1, i2, j1, j2 in written:
+    as_written = True  # every change is still one change of those lines
+    for opcode in written:
+        tag, i1, i2, j1, j2 = opcode
         if tag == "equal":
             if old_lines[i1:i2] != new_lines[j1:j2]:
                 return line_opcodes(old_lines, new_lines)
-            opcodes.append((tag, i1, i2, j1, j2))
+            opcodes.append(opcode)
             continue
-        for t, a1, a2, b1, b2 in line_opcodes(old_lines[i1:i2], new_lines[j1:j2]):
-            opcodes.append((t, a1 + i1, a2 + i1, b1 + j1, b2 + j1))
-    return merged(opcodes)
+        if i2 - i1 == 1 == j2 - j1 and old_lines[i1] != new_lines[j1]:
+            opcodes.append(opcode)  # one line for another, still changed
+            continue
+        again = line_opcodes(old_lines[i1:i2], new_lines[j1:j2])
+        as_written = as_written and len(again) == 1 and again[0][0] == tag
+        opcodes += [(t, a1 + i1, a2 + i1, b1 + j1, b2 + j1) for t, a1, a2, b1, b2 in again]
+    return opcodes if as_written else merged(opcodes)
 
 
 @dataclass(frozen=True)
@@ -240,39 +246,60 @@ def _windowed_diff(doc: Document, group: list[_Region]) -> list[str]:
     return _unified(old_window, new_window, merged(opcodes), (old_offset, new_offset))
 
 
-class _Known(difflib.SequenceMatcher[str]):
-    """A ``SequenceMatcher`` whose opcodes are already known (for its grouping)."""
-
-    def __init__(self, opcodes: list[Opcode]) -> None:
-        super().__init__(None, [], [])
-        self._known = opcodes
-
-    def get_opcodes(self) -> list[Opcode]:
-        return list(self._known)
-
-
 def _unified(
     old: list[str], new: list[str], opcodes: list[Opcode], offsets: tuple[int, int]
 ) -> list[str]:
     """The hunks ``difflib.unified_diff(old, new, n=CONTEXT)`` prints (file
     headers left out), for a diff with these opcodes, each line ending in a
     newline; ``offsets`` are added to the line numbers of the hunk headers,
-    which always give the length."""
-    out = []
-    for group in _Known(opcodes).get_grouped_opcodes(CONTEXT):
+    which always give the length. Returned in pieces of whole lines."""
+    out: list[str] = []
+    for group in _grouped(opcodes):
         first, last = group[0], group[-1]
         old_range = _range(first[1], last[2], offsets[0])
         new_range = _range(first[3], last[4], offsets[1])
         out.append(f"@@ -{old_range} +{new_range} @@\n")
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
-                out += [f" {line}\n" for line in old[i1:i2]]
+                out.append(_prefixed(" ", old, i1, i2))
                 continue
             if tag in {"replace", "delete"}:
-                out += [f"-{line}\n" for line in old[i1:i2]]
+                out.append(_prefixed("-", old, i1, i2))
             if tag in {"replace", "insert"}:
-                out += [f"+{line}\n" for line in new[j1:j2]]
+                out.append(_prefixed("+", new, j1, j2))
     return out
+
+
+def _prefixed(prefix: str, lines: list[str], start: int, stop: int) -> str:
+    """``lines[start:stop]``, each after ``prefix`` and before a newline, as one string."""
+    if start >= stop:
+        return ""
+    return prefix + f"\n{prefix}".join(lines[start:stop]) + "\n"
+
+
+def _grouped(opcodes: list[Opcode]) -> list[list[Opcode]]:
+    """``difflib.SequenceMatcher.get_grouped_opcodes(CONTEXT)`` of these opcodes."""
+    codes = list(opcodes) or [("equal", 0, 1, 0, 1)]
+    if codes[0][0] == "equal":
+        tag, i1, i2, j1, j2 = codes[0]
+        codes[0] = tag, max(i1, i2 - CONTEXT), i2, max(j1, j2 - CONTEXT), j2
+    if codes[-1][0] == "equal":
+        tag, i1, i2, j1, j2 = codes[-1]
+        codes[-1] = tag, i1, min(i2, i1 + CONTEXT), j1, min(j2, j1 + CONTEXT)
+    groups: list[list[Opcode]] = []
+    group: list[Opcode] = []
+    for opcode in codes:
+        tag, i1, i2, j1, j2 = opcode
+        if tag == "equal" and i2 - i1 > 2 * CONTEXT:
+            # A long unchanged run ends one hunk and starts the next.
+            group.append((tag, i1, min(i2, i1 + CONTEXT), j1, min(j2, j1 + CONTEXT)))
+            groups.append(group)
+            group = [(tag, max(i1, i2 - CONTEXT), i2, max(j1, j2 - CONTEXT), j2)]
+        else:
+            group.append(opcode)
+    if group and not (len(group) == 1 and group[0][0] == "equal"):
+        groups.append(group)
+    return groups
 
 
 def _range(start: int, stop: int, offset: int) -> str:

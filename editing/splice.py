@@ -34,7 +34,8 @@ def splice(
         cursor = m_end
     old_parts.append(view[cursor:end])
     new_parts.append(view[cursor:end])
-    return "".join(old_parts), "".join(new_parts)
+    # Without the empty parts, a match of whole lines is old and new themselves, not copies.
+    return "".join(filter(None, old_parts)), "".join(filter(None, new_parts))
 
 
 def outer_blanks(old: str, level: Level) -> tuple[str, str]:

@@ -87,7 +87,7 @@ def _splices(doc: Document, chunks: Sequence[Chunk], path: str) -> list[Splice] 
         if old_lines == new_lines:
             continue
         new = "\n".join(new_lines) + "\n" if new_lines else ""
-        if _could_be_inside(old, new):
+        if applied.could_be_inside(old, new, Level.EXACT):
             match = Match(start, cursor, Level.EXACT, None, False, True)
             if applied.inside_new(doc, Located(Level.EXACT, (match,), old, total=1), new):
                 return None  # already applied: the general path refuses
@@ -97,14 +97,6 @@ def _splices(doc: Document, chunks: Sequence[Chunk], path: str) -> list[Splice] 
         text = "\n".join(written) + "\n" if written else ""
         splices.append(Splice(start, cursor, line, old_lines, written, text, opcodes))
     return splices
-
-
-def _could_be_inside(old: str, new: str) -> bool:
-    """``applied.could_be_inside``: ASCII text is compared as it is (folding
-    leaves it so) with its blanks dropped, by ``str.split`` (the same blanks)."""
-    if old.isascii() and new.isascii():
-        return bool(new.strip()) and "".join(old.split()) in "".join(new.split())
-    return applied.could_be_inside(old, new)
 
 
 Span = tuple[int, int, bool]  # start, end, ends_line

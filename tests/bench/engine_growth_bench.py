@@ -36,7 +36,10 @@ What it measures
 How
     Every case runs once as a warm-up whose result is checked (the exact new
     text, or the refusal with the right number of places); a wrong result is
-    reported and the script exits 1. Timings are printed, never asserted.
+    reported and the script exits 1. The engine and its baseline are then
+    timed in turn, run for run (9 runs of each at the smallest size, 4 and 3
+    at the larger ones), and each one's median printed. Timings are printed,
+    never asserted.
 
 Run: ``.venv/bin/python tests/bench/engine_growth_bench.py [--repeat N] [--scale F]``
 """
@@ -52,7 +55,7 @@ import harness
 from editing import EditError, Level, apply_edit
 from editing.patch import apply_patch
 
-DEFAULT_REPEAT = 5
+DEFAULT_REPEAT = 9
 
 
 @dataclass(frozen=True)
@@ -316,10 +319,10 @@ def main() -> int:
                 size = max(1, int(base_size * args.scale))
                 row = make(size)
                 row.check()
-                # The largest size runs fewer times: it is the slow one when a path regresses.
-                repeat = max(1, args.repeat // (1 + 2 * index))
-                engine = harness.median_ns(row.engine, repeat)
-                base = harness.median_ns(row.baseline, repeat)
+                # The largest size runs fewer times (it is the slow one when a
+                # path regresses), but never fewer than three: one run is noise.
+                repeat = max(min(3, args.repeat), args.repeat // (1 + index))
+                engine, base = harness.paired_median_ns(row.engine, row.baseline, repeat)
                 growth = f"{engine / previous:10.1f}" if previous else f"{'':>10}"
                 print(
                     f"{name:<25} {size:>9,} {unit:<10} {_ms(engine)} {_ms(base)} "

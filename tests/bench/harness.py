@@ -43,6 +43,29 @@ def median_ns(call: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
+def paired_median_ns(
+    call: Callable[[], object], baseline: Callable[[], object], repeat: int
+) -> tuple[float, float]:
+    """Median wall times of ``call`` and ``baseline``, timed in turn (one of each,
+    ``repeat`` times, after one warm-up of each), gc off: a machine that slows
+    down for a while slows both, not only whichever ran then."""
+    call()
+    baseline()
+    times: tuple[list[int], list[int]] = ([], [])
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            for which, timed in enumerate((call, baseline)):
+                began = time.perf_counter_ns()
+                timed()
+                times[which].append(time.perf_counter_ns() - began)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
 def positive(value: str) -> int:
     """An ``argparse`` type: an integer of at least 1."""
     number = int(value)

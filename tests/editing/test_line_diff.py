@@ -7,6 +7,10 @@ in one compare. ``_reference`` below is the plain algorithm, written out
 with neither shortcut (it orders the anchors always, and diffs every piece
 on its own before joining them). The two must give the same opcodes on
 every input.
+
+Sides of as many lines whose changed lines on one side are all absent from
+the other are diffed line by line; the reference writes that rule out too,
+and a test holds it to a longest common subsequence: no diff keeps more.
 """
 
 from __future__ import annotations
@@ -30,7 +34,20 @@ EXAMPLES = settings(
 
 
 def _reference(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
+    if len(old) == len(new) and len(old) * len(new) > line_diff._WHOLE:
+        changed = [i for i in range(len(old)) if old[i] != new[i]]
+        if all(new[i] not in old for i in changed) or all(old[i] not in new for i in changed):
+            return _line_by_line(old, new)
     return line_diff.merged(_pieces(old, new, (0, len(old), 0, len(new))))
+
+
+def _line_by_line(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
+    return line_diff.merged(
+        [
+            ("equal" if a == b else "replace", i, i + 1, i, i + 1)
+            for i, (a, b) in enumerate(zip(old, new, strict=True))
+        ]
+    )
 
 
 def _pieces(old: Sequence[str], new: Sequence[str], span: line_diff.Span) -> list[Opcode]:
@@ -128,3 +145,56 @@ def test_a_long_unchanged_stretch_is_one_equal_run() -> None:
         ("delete", 4_000, 4_001, 4_001, 4_001),
         ("equal", 4_001, 5_000, 4_001, 5_000),
     ]
+
+
+def _kept(opcodes: list[Opcode]) -> int:
+    return sum(i2 - i1 for tag, i1, i2, _, _ in opcodes if tag == "equal")
+
+
+def _longest_common(old: Sequence[str], new: Sequence[str]) -> int:
+    row = [0] * (len(new) + 1)
+    for a in old:
+        previous_diagonal = 0
+        for j, b in enumerate(new, 1):
+            above = row[j]
+            row[j] = previous_diagonal + 1 if a == b else max(row[j], row[j - 1])
+            previous_diagonal = above
+    return row[-1]
+
+
+@st.composite
+def rewritten_in_place(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    """A block of few distinct lines, just long enough to be diffed line by
+    line, some of them rewritten where they stand."""
+    old = draw(st.lists(st.sampled_from("abcd"), min_size=51, max_size=70))
+    new = list(old)
+    for i in draw(st.lists(st.integers(0, len(old) - 1), max_size=6)):
+        new[i] = draw(st.sampled_from(["x", "y", *"abcd"]))
+    return old, new
+
+
+@EXAMPLES
+@given(rewritten_in_place())
+def test_a_line_by_line_diff_keeps_as_many_lines_as_any_diff(
+    block: tuple[list[str], list[str]],
+) -> None:
+    old, new = block
+    opcodes = line_diff.line_opcodes(old, new)
+    assert opcodes == _reference(old, new)
+    if opcodes == _line_by_line(old, new):
+        assert _kept(opcodes) == _longest_common(old, new)
+
+
+def test_lines_rewritten_in_place_stay_in_place() -> None:
+    # difflib alone pairs old's second line with new's fourth (its first
+    # longest match) and shows the three lines around it as changed.
+    old = ["x", "w", "y", "w", "y2", "q"] + [f"line {i}" for i in range(60)] + ["end"]
+    new = ["x1", "z", "y1", "w", "y3", "q1"] + [f"line {i}" for i in range(60)] + ["end 1"]
+    assert line_diff.line_opcodes(old, new) == [
+        ("replace", 0, 3, 0, 3),
+        ("equal", 3, 4, 3, 4),
+        ("replace", 4, 6, 4, 6),
+        ("equal", 6, 66, 6, 66),
+        ("replace", 66, 67, 66, 67),
+    ]
+    assert line_diff._difflib(old, new, autojunk=False) != line_diff.line_opcodes(old, new)
