@@ -25,11 +25,12 @@ _NEARBY = 4  # matches up to which copies are looked for only around each match
 def could_be_inside(old: str, new: str, level: Level = Level.PUNCTUATION) -> bool:
     """Whether a match of old at ``level`` can sit inside a copy of new at all.
 
-    An exact match is old itself (a fragment's: old without some of its outer
-    blanks), so its copy of new holds old's text as it is: one search. At the
-    other levels old and new are compared folded, without their blanks.
+    An exact match is old itself, or old without some of its outer blanks (a
+    fragment's, or one of a last line without its newline), so its copy of
+    new holds old's text without them: one search. At the other levels old
+    and new are compared folded, without their blanks.
     """
-    if not new.strip():
+    if not new or new.isspace():
         return False
     if level == Level.EXACT:
         return old.strip() in new

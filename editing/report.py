@@ -250,56 +250,64 @@ def _unified(
     old: list[str], new: list[str], opcodes: list[Opcode], offsets: tuple[int, int]
 ) -> list[str]:
     """The hunks ``difflib.unified_diff(old, new, n=CONTEXT)`` prints (file
-    headers left out), for a diff with these opcodes, each line ending in a
-    newline; ``offsets`` are added to the line numbers of the hunk headers,
-    which always give the length. Returned in pieces of whole lines."""
+    headers left out), for a diff with these opcodes (merged: no two equal
+    ones in a row), each line ending in a newline; ``offsets`` are added to
+    the line numbers of the hunk headers, which always give the length.
+    Returned in pieces of whole lines.
+
+    ``difflib``'s grouping in the same pass: the first and last unchanged
+    runs keep ``CONTEXT`` lines, and one longer than twice that ends a hunk
+    and starts the next.
+    """
     out: list[str] = []
-    for group in _grouped(opcodes):
-        first, last = group[0], group[-1]
-        old_range = _range(first[1], last[2], offsets[0])
-        new_range = _range(first[3], last[4], offsets[1])
-        out.append(f"@@ -{old_range} +{new_range} @@\n")
-        for tag, i1, i2, j1, j2 in group:
-            if tag == "equal":
-                out.append(_prefixed(" ", old, i1, i2))
+    body: list[str] = []
+    began: tuple[int, int] | None = None  # where the open hunk starts (old, new)
+    changed = False  # whether the open hunk has a change
+    last = len(opcodes) - 1
+    for index, opcode in enumerate(opcodes):
+        tag, i1, i2, j1, j2 = opcode
+        if tag == "equal":
+            if index == 0:
+                i1, j1 = max(i1, i2 - CONTEXT), max(j1, j2 - CONTEXT)
+            if index == last:
+                i2, j2 = min(i2, i1 + CONTEXT), min(j2, j1 + CONTEXT)
+            if i2 - i1 > 2 * CONTEXT:
+                body.append(_prefixed(" ", old, i1, i1 + CONTEXT))
+                if began is not None and changed:
+                    out.append(_header(began, (i1 + CONTEXT, j1 + CONTEXT), offsets))
+                    out += body
+                body = [_prefixed(" ", old, i2 - CONTEXT, i2)]
+                began, changed = (i2 - CONTEXT, j2 - CONTEXT), False
                 continue
-            if tag in {"replace", "delete"}:
-                out.append(_prefixed("-", old, i1, i2))
-            if tag in {"replace", "insert"}:
-                out.append(_prefixed("+", new, j1, j2))
+            body.append(_prefixed(" ", old, i1, i2))
+        else:
+            changed = True
+            if tag != "insert":
+                body.append(_prefixed("-", old, i1, i2))
+            if tag != "delete":
+                body.append(_prefixed("+", new, j1, j2))
+        if began is None:
+            began = (i1, j1)
+        ended = (i2, j2)
+    if began is not None and changed:
+        out.append(_header(began, ended, offsets))
+        out += body
     return out
+
+
+def _header(began: tuple[int, int], ended: tuple[int, int], offsets: tuple[int, int]) -> str:
+    old_range = _range(began[0], ended[0], offsets[0])
+    new_range = _range(began[1], ended[1], offsets[1])
+    return f"@@ -{old_range} +{new_range} @@\n"
 
 
 def _prefixed(prefix: str, lines: list[str], start: int, stop: int) -> str:
     """``lines[start:stop]``, each after ``prefix`` and before a newline, as one string."""
+    if stop - start == 1:
+        return f"{prefix}{lines[start]}\n"
     if start >= stop:
         return ""
     return prefix + f"\n{prefix}".join(lines[start:stop]) + "\n"
-
-
-def _grouped(opcodes: list[Opcode]) -> list[list[Opcode]]:
-    """``difflib.SequenceMatcher.get_grouped_opcodes(CONTEXT)`` of these opcodes."""
-    codes = list(opcodes) or [("equal", 0, 1, 0, 1)]
-    if codes[0][0] == "equal":
-        tag, i1, i2, j1, j2 = codes[0]
-        codes[0] = tag, max(i1, i2 - CONTEXT), i2, max(j1, j2 - CONTEXT), j2
-    if codes[-1][0] == "equal":
-        tag, i1, i2, j1, j2 = codes[-1]
-        codes[-1] = tag, i1, min(i2, i1 + CONTEXT), j1, min(j2, j1 + CONTEXT)
-    groups: list[list[Opcode]] = []
-    group: list[Opcode] = []
-    for opcode in codes:
-        tag, i1, i2, j1, j2 = opcode
-        if tag == "equal" and i2 - i1 > 2 * CONTEXT:
-            # A long unchanged run ends one hunk and starts the next.
-            group.append((tag, i1, min(i2, i1 + CONTEXT), j1, min(j2, j1 + CONTEXT)))
-            groups.append(group)
-            group = [(tag, max(i1, i2 - CONTEXT), i2, max(j1, j2 - CONTEXT), j2)]
-        else:
-            group.append(opcode)
-    if group and not (len(group) == 1 and group[0][0] == "equal"):
-        groups.append(group)
-    return groups
 
 
 def _range(start: int, stop: int, offset: int) -> str:

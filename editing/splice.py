@@ -90,6 +90,8 @@ def one_line_indent(
     Not when old was quoted without any indentation and new's lines are all
     at least as deep as the file's line: then they were written where they go.
     """
+    if len(matches) != 1 or _has_inner_newline(old) or not old.strip():
+        return None
     first = matches[0]
     loose = first.level == Level.PUNCTUATION
     prefix = doc.view[start : first.start]
@@ -97,13 +99,19 @@ def one_line_indent(
     # A fragment's match starts after its blanks; an exact one includes them.
     matched_lead = "" if first.fragment else indentation.leading(old)
     old_lead = indent_of(old, loose=loose)
-    if len(matches) != 1 or "\n" in old.rstrip("\n") or not old.strip():
-        return None
     if prefix + matched_lead == file_indent:
         if old_lead == "" and _in_file_columns(new, file_indent, loose=loose):
             return None
         return indentation.infer([(old_lead, file_indent)])
     return None
+
+
+def _has_inner_newline(text: str) -> bool:
+    """Whether ``text`` has a newline before its final newlines (read without a copy of it)."""
+    end = len(text)
+    while end and text[end - 1] == "\n":
+        end -= 1
+    return text.find("\n", 0, end) >= 0
 
 
 def indent_of(line: str, *, loose: bool) -> str:
