@@ -165,13 +165,24 @@ class Document:
 
         ``text`` is already in the file's terms (endings included). Returns the
         new original text, BOM kept.
+
+        The text before the first replacement is written into the result
+        straight from the original (``%.*s`` reads that many characters of
+        it), not sliced out first: in a long file that is most of it, and a
+        slice would be a second copy of it, as large as the result.
         """
-        parts = []
+        head = None
+        parts: list[str] = []
         cursor = 0
         for start, end, text in sorted(replacements):
             o_start, o_end = self.original_offset(start), self.original_offset(end)
-            parts.append(self.original[cursor:o_start])
+            if head is None:
+                head = o_start
+            else:
+                parts.append(self.original[cursor:o_start])
             parts.append(text)
             cursor = o_end
+        if head is None:
+            return self.original
         parts.append(self.original[cursor:])
-        return "".join(parts)
+        return ("%.*s" + "%s" * len(parts)) % (head, self.original, *parts)
