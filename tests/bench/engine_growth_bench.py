@@ -37,9 +37,11 @@ How
     Every case runs once as a warm-up whose result is checked (the exact new
     text, or the refusal with the right number of places); a wrong result is
     reported and the script exits 1. The engine and its baseline are then
-    timed in turn, run for run (9 runs of each at the smallest size, 4 and 3
-    at the larger ones), and each one's median printed. Timings are printed,
-    never asserted.
+    timed in turn, run for run, and the three sizes of a path in rounds (one
+    run of each size per round: 9 runs at the smallest size, 4 and 3 at the
+    larger ones), so that a busy stretch of the machine slows all of them,
+    not one; each one's median is printed. Timings are printed, never
+    asserted.
 
 Run: ``.venv/bin/python tests/bench/engine_growth_bench.py [--repeat N] [--scale F]``
 """
@@ -313,16 +315,17 @@ def main() -> int:
             f"{'ratio':>8} {'growth/10x':>10}"
         )
         for name in args.sections:
-            make, sizes, unit = PATHS[name]
-            previous = None
-            for index, base_size in enumerate(sizes):
-                size = max(1, int(base_size * args.scale))
-                row = make(size)
+            make, base_sizes, unit = PATHS[name]
+            sizes = [max(1, int(base_size * args.scale)) for base_size in base_sizes]
+            rows = [make(size) for size in sizes]
+            for row in rows:
                 row.check()
-                # The largest size runs fewer times (it is the slow one when a
-                # path regresses), but never fewer than three: one run is noise.
-                repeat = max(min(3, args.repeat), args.repeat // (1 + index))
-                engine, base = harness.paired_median_ns(row.engine, row.baseline, repeat)
+            # The larger sizes run fewer times (they are the slow ones when a
+            # path regresses), but never fewer than three: one run is noise.
+            repeats = [max(min(3, args.repeat), args.repeat // (1 + i)) for i in range(len(rows))]
+            timed = harness.rounds_median_ns([(row.engine, row.baseline) for row in rows], repeats)
+            previous = None
+            for size, (engine, base) in zip(sizes, timed, strict=True):
                 growth = f"{engine / previous:10.1f}" if previous else f"{'':>10}"
                 print(
                     f"{name:<25} {size:>9,} {unit:<10} {_ms(engine)} {_ms(base)} "

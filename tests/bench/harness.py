@@ -13,7 +13,7 @@ import gc
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 
 class WrongResult(Exception):
@@ -64,6 +64,33 @@ def paired_median_ns(
         if was_enabled:
             gc.enable()
     return statistics.median(times[0]), statistics.median(times[1])
+
+
+def rounds_median_ns(
+    pairs: Sequence[tuple[Callable[[], object], Callable[[], object]]], repeats: Sequence[int]
+) -> list[tuple[float, float]]:
+    """``paired_median_ns`` of each pair, the pairs timed in rounds: each round
+    times every pair once (while it has runs left of its ``repeats``), so the
+    sizes of one table see the same machine, not one quiet and one busy stretch."""
+    for call, baseline in pairs:
+        call()
+        baseline()
+    times: list[tuple[list[int], list[int]]] = [([], []) for _ in pairs]
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for turn in range(max(repeats, default=0)):
+            for (call, baseline), repeat, (engine, base) in zip(pairs, repeats, times, strict=True):
+                if turn >= repeat:
+                    continue
+                for timed, into in ((call, engine), (baseline, base)):
+                    began = time.perf_counter_ns()
+                    timed()
+                    into.append(time.perf_counter_ns() - began)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return [(statistics.median(engine), statistics.median(base)) for engine, base in times]
 
 
 def positive(value: str) -> int:

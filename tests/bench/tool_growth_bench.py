@@ -17,7 +17,9 @@ What it measures
 How
     Every size runs once first and its staged text is checked against the
     engine's result; a wrong one is reported and the script exits 1. Each
-    timed run starts from a new overlay. Timings are printed, never asserted.
+    timed run starts from a new overlay. The tool and the engine are timed in
+    turn, run for run (at least three runs of each). Timings are printed,
+    never asserted.
 
 Run: ``.venv/bin/python tests/bench/tool_growth_bench.py [--repeat N]``
 """
@@ -144,9 +146,9 @@ def main() -> int:
                         case = make(size)
                         run = Run(root, case, typed=typed)
                         _check(run, case, name, size)
-                        repeat = max(1, args.repeat // (1 + 2 * index))
-                        tool = harness.median_ns(run, repeat)
-                        engine = harness.median_ns(case.engine, repeat)
+                        # Fewer runs at the larger sizes, never fewer than three.
+                        repeat = max(min(3, args.repeat), args.repeat // (1 + 2 * index))
+                        tool, engine = harness.paired_median_ns(run, case.engine, repeat)
                         growth = f"{tool / previous:10.1f}" if previous else f"{'':>10}"
                         print(
                             f"{label:<24} {size:>7,} {unit:<10} {tool / 1e6:9.2f} "
