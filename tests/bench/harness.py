@@ -13,7 +13,8 @@ import gc
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 
 class WrongResult(Exception):
@@ -29,18 +30,8 @@ def median_ns(call: Callable[[], object], repeat: int) -> float:
     """Median wall time of ``call`` over ``repeat`` runs after one warm-up, gc off as
     ``timeit`` does."""
     call()
-    times = []
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(repeat):
-            began = time.perf_counter_ns()
-            call()
-            times.append(time.perf_counter_ns() - began)
-    finally:
-        if was_enabled:
-            gc.enable()
-    return statistics.median(times)
+    with _collector_off():
+        return statistics.median(_ns(call) for _ in range(repeat))
 
 
 def paired_median_ns(
@@ -49,21 +40,7 @@ def paired_median_ns(
     """Median wall times of ``call`` and ``baseline``, timed in turn (one of each,
     ``repeat`` times, after one warm-up of each), gc off: a machine that slows
     down for a while slows both, not only whichever ran then."""
-    call()
-    baseline()
-    times: tuple[list[int], list[int]] = ([], [])
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(repeat):
-            for which, timed in enumerate((call, baseline)):
-                began = time.perf_counter_ns()
-                timed()
-                times[which].append(time.perf_counter_ns() - began)
-    finally:
-        if was_enabled:
-            gc.enable()
-    return statistics.median(times[0]), statistics.median(times[1])
+    return rounds_median_ns([(call, baseline)], [repeat])[0]
 
 
 def rounds_median_ns(
@@ -76,21 +53,32 @@ def rounds_median_ns(
         call()
         baseline()
     times: list[tuple[list[int], list[int]]] = [([], []) for _ in pairs]
+    with _collector_off():
+        for turn in range(max(repeats, default=0)):
+            for (call, baseline), repeat, (first, second) in zip(
+                pairs, repeats, times, strict=True
+            ):
+                if turn < repeat:
+                    first.append(_ns(call))
+                    second.append(_ns(baseline))
+    return [(statistics.median(first), statistics.median(second)) for first, second in times]
+
+
+def _ns(call: Callable[[], object]) -> int:
+    began = time.perf_counter_ns()
+    call()
+    return time.perf_counter_ns() - began
+
+
+@contextmanager
+def _collector_off() -> Iterator[None]:
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        for turn in range(max(repeats, default=0)):
-            for (call, baseline), repeat, (engine, base) in zip(pairs, repeats, times, strict=True):
-                if turn >= repeat:
-                    continue
-                for timed, into in ((call, engine), (baseline, base)):
-                    began = time.perf_counter_ns()
-                    timed()
-                    into.append(time.perf_counter_ns() - began)
+        yield
     finally:
         if was_enabled:
             gc.enable()
-    return [(statistics.median(engine), statistics.median(base)) for engine, base in times]
 
 
 def positive(value: str) -> int:
