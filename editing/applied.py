@@ -22,7 +22,7 @@ from .matcher import EVERYWHERE, Level, Located, Match, Scope
 _NEARBY = 4  # matches up to which copies are looked for only around each match
 
 
-def could_be_inside(old: str, new: str, level: Level = Level.PUNCTUATION) -> bool:
+def could_be_inside(old: str, new: str, level: Level) -> bool:
     """Whether a match of old at ``level`` can sit inside a copy of new at all.
 
     An exact match is old itself, or old without some of its outer blanks (a

@@ -60,10 +60,9 @@ def _in_place(old: Sequence[str], new: Sequence[str]) -> list[Opcode] | None:
         return None
     changed = list(compress(range(len(old)), map(ne, old, new)))
     if not changed:
-        return [("equal", 0, len(old), 0, len(new))] if old else []
-    if not _all_absent({new[i] for i in changed}, old) and not _all_absent(
-        {old[i] for i in changed}, new
-    ):
+        return [("equal", 0, len(old), 0, len(new))]
+    changed_new, changed_old = {new[i] for i in changed}, {old[i] for i in changed}
+    if not changed_new.isdisjoint(old) and not changed_old.isdisjoint(new):
         return None
     opcodes: list[Opcode] = []
     kept = 0  # the line after the last run of changed lines
@@ -80,10 +79,6 @@ def _in_place(old: Sequence[str], new: Sequence[str]) -> list[Opcode] | None:
     if kept < len(old):
         opcodes.append(("equal", kept, len(old), kept, len(new)))
     return opcodes
-
-
-def _all_absent(lines: set[str], side: Sequence[str]) -> bool:
-    return lines.isdisjoint(side)
 
 
 Span = tuple[int, int, int, int]  # old[a1:a2] against new[b1:b2]
