@@ -36,6 +36,8 @@ Opcode = tuple[Tag, int, int, int, int]  # difflib's: tag, old start, old end, n
 
 # Middles of up to this many line pairs (old lines x new lines) go to difflib whole.
 _WHOLE = 2_500
+# Changed lines looked at for a move before the line-by-line test builds its sets.
+_PROBED = 8
 
 
 def line_opcodes(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
@@ -61,6 +63,8 @@ def _in_place(old: Sequence[str], new: Sequence[str]) -> list[Opcode] | None:
     changed = list(compress(range(len(old)), map(ne, old, new)))
     if not changed:
         return [("equal", 0, len(old), 0, len(new))]
+    if _shifted(old, new, changed):
+        return None
     changed_new, changed_old = {new[i] for i in changed}, {old[i] for i in changed}
     if not changed_new.isdisjoint(old) and not changed_old.isdisjoint(new):
         return None
@@ -79,6 +83,20 @@ def _in_place(old: Sequence[str], new: Sequence[str]) -> list[Opcode] | None:
     if kept < len(old):
         opcodes.append(("equal", kept, len(old), kept, len(new)))
     return opcodes
+
+
+def _shifted(old: Sequence[str], new: Sequence[str], changed: list[int]) -> bool:
+    """Whether the first changed lines already show a changed line of each side
+    one line away on the other (lines moved up or down: the common way the
+    test above fails), so the sets need not be built to know it fails."""
+    found_in_old = found_in_new = False
+    for i in changed[:_PROBED]:
+        near = [k for k in (i - 1, i + 1) if 0 <= k < len(old)]
+        found_in_old = found_in_old or any(new[i] == old[k] for k in near)
+        found_in_new = found_in_new or any(old[i] == new[k] for k in near)
+        if found_in_old and found_in_new:
+            return True
+    return False
 
 
 Span = tuple[int, int, int, int]  # old[a1:a2] against new[b1:b2]

@@ -187,14 +187,27 @@ def test_a_line_by_line_diff_keeps_as_many_lines_as_any_diff(
 
 def test_lines_rewritten_in_place_stay_in_place() -> None:
     # difflib alone pairs old's second line with new's fourth (its first
-    # longest match) and shows the three lines around it as changed.
-    old = ["x", "w", "y", "w", "y2", "q"] + [f"line {i}" for i in range(60)] + ["end"]
-    new = ["x1", "z", "y1", "w", "y3", "q1"] + [f"line {i}" for i in range(60)] + ["end 1"]
+    # longest match) and shows the three lines around it as changed. The
+    # changed "a" has its twin next to it in new: a changed old line found
+    # in new, but every changed new line is absent from old, which is enough.
+    old = ["x", "w", "y", "w", "y2", "q", "a", "a"] + [f"line {i}" for i in range(60)] + ["end"]
+    new = ["x1", "z", "y1", "w", "y3", "q1", "n", "a"] + [f"line {i}" for i in range(60)]
+    new.append("end 1")
     assert line_diff.line_opcodes(old, new) == [
         ("replace", 0, 3, 0, 3),
         ("equal", 3, 4, 3, 4),
-        ("replace", 4, 6, 4, 6),
-        ("equal", 6, 66, 6, 66),
-        ("replace", 66, 67, 66, 67),
+        ("replace", 4, 7, 4, 7),
+        ("equal", 7, 68, 7, 68),
+        ("replace", 68, 69, 68, 69),
     ]
     assert line_diff._difflib(old, new, autojunk=False) != line_diff.line_opcodes(old, new)
+
+
+def test_lines_moved_by_one_get_the_general_diff() -> None:
+    old = [f"line {i}" for i in range(80)]
+    new = [*old[1:], "added"]
+    assert line_diff.line_opcodes(old, new) == [
+        ("delete", 0, 1, 0, 0),
+        ("equal", 1, 80, 0, 79),
+        ("insert", 80, 80, 79, 80),
+    ]
