@@ -37,7 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from editing.line_diff import line_opcodes
+from editing.line_diff import common_ends, line_opcodes
 
 _AFTER_NEWLINE = re.compile(r"(?<=\n)")
 
@@ -341,12 +341,7 @@ def _recorded(
             if old[s1] != new[w1]:
                 changes.append((s1, s2, w1, w2))
             continue
-        head = 0
-        while head < min(s2 - s1, w2 - w1) and old[s1 + head] == new[w1 + head]:
-            head += 1
-        tail = 0
-        while tail < min(s2 - s1, w2 - w1) - head and old[s2 - 1 - tail] == new[w2 - 1 - tail]:
-            tail += 1
+        head, tail = common_ends(old, new, (s1, s2, w1, w2))
         if (s2 - s1, w2 - w1) != (head + tail, head + tail):
             changes.append((s1 + head, s2 - tail, w1 + head, w2 - tail))
     if len(old) - i != len(new) - j or old[i:] != new[j:]:

@@ -108,13 +108,7 @@ def _opcodes(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode]
     if a2 - a1 == b2 - b1 and old[a1:a2] == new[b1:b2]:
         # The same lines (most pieces between two unique lines): no loop over them.
         return [("equal", a1, a2, b1, b2)] if a2 > a1 else []
-    shorter = min(a2 - a1, b2 - b1)
-    head = 0
-    while head < shorter and old[a1 + head] == new[b1 + head]:
-        head += 1
-    tail = 0
-    while tail < shorter - head and old[a2 - 1 - tail] == new[b2 - 1 - tail]:
-        tail += 1
+    head, tail = common_ends(old, new, span)
     opcodes: list[Opcode] = [("equal", a1, a1 + head, b1, b1 + head)] if head else []
     m1, m2, n1, n2 = a1 + head, a2 - tail, b1 + head, b2 - tail
     cut = None if (m2 - m1) * (n2 - n1) <= _WHOLE else _anchored(old, new, (m1, m2, n1, n2))
@@ -129,6 +123,20 @@ def _opcodes(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode]
     if tail:
         opcodes.append(("equal", a2 - tail, a2, b2 - tail, b2))
     return opcodes
+
+
+def common_ends(old: Sequence[str], new: Sequence[str], span: Span) -> tuple[int, int]:
+    """How many lines ``old[a1:a2]`` and ``new[b1:b2]`` share at their start, and
+    then at their end (not counting those lines twice)."""
+    a1, a2, b1, b2 = span
+    shorter = min(a2 - a1, b2 - b1)
+    head = 0
+    while head < shorter and old[a1 + head] == new[b1 + head]:
+        head += 1
+    tail = 0
+    while tail < shorter - head and old[a2 - 1 - tail] == new[b2 - 1 - tail]:
+        tail += 1
+    return head, tail
 
 
 def _difflib(old: Sequence[str], new: Sequence[str], *, autojunk: bool) -> list[Opcode]:
