@@ -7,6 +7,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from .conversation import Usage
+from .governing import governs
 from .hunks import Hunk, StagedText
 from .workspace import EditRecord, Overlay
 
@@ -54,6 +55,12 @@ class ProposedChange:
         staged = StagedText(self.before or "")
         staged.change(self.after, label)
         object.__setattr__(self, "hunks", tuple(staged.hunks))
+
+    @property
+    def governs(self) -> str | None:
+        """What the file governs when it changes how tools run (see ``agent.governing``):
+        such a change is flagged in every review and accepted only on its own."""
+        return governs(self.path) or (governs(self.source) if self.source else None)
 
     def diff(self) -> str:
         from editing.report import text_diff  # noqa: PLC0415 - the engine, on first use

@@ -13,6 +13,7 @@ deletes or touches twice.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from .document import Document
@@ -347,11 +348,22 @@ def lines_after(view: str, offset: int, count: int) -> list[str]:
     return lines
 
 
+_LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+
+
+def diff_lines(text: str) -> list[str]:
+    """``text``'s lines with their endings, split where an editor breaks lines: at
+    ``\n``, ``\r\n`` and a lone ``\r`` only (``str.splitlines`` also splits at form
+    feeds, ``\x1c``-``\x1e``, NEL and U+2028/2029, which would show one line of the
+    file as two lines of the diff)."""
+    return [line for line in _LINE_END.split(text) if line]
+
+
 def text_diff(before: str | None, after: str | None, old_label: str, new_label: str) -> str:
     """A unified diff of two whole texts (None: no file), every line ending in a newline."""
     lines = difflib.unified_diff(
-        (before or "").splitlines(keepends=True),
-        (after or "").splitlines(keepends=True),
+        diff_lines(before or ""),
+        diff_lines(after or ""),
         old_label,
         new_label,
         n=CONTEXT,

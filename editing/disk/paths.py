@@ -1,7 +1,8 @@
 """The one rule for the paths a request may name inside a directory.
 
 A path is relative to the directory and stays in it: an empty or absolute
-path and ``..`` are refused, and so is a symbolic link (of the path or any
+path, ``..`` and a path with a control, bidi or other invisible character
+(``editing.visible``: it would not read as what it is) are refused, and so is a symbolic link (of the path or any
 folder on it) that leads out. A path that is to be changed must also not
 be inside ``.git``. The command line's ``Workdir``, the agent's overlay and
 the shadow copy commands run in all decide with these functions.
@@ -10,6 +11,8 @@ the shadow copy commands run in all decide with these functions.
 from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
+
+from ..visible import escape, hidden_in
 
 GIT = ".git"
 
@@ -30,6 +33,12 @@ def why_refused(relative: str, *, to_change: bool = False) -> str | None:
     pure = PurePosixPath(relative.replace("\\", "/"))
     if not relative.strip() or pure.is_absolute() or Path(relative).is_absolute():
         return "is not a path relative to the directory"
+    hidden = hidden_in(relative)
+    if hidden is not None:
+        return (
+            f"has the control or invisible character {escape(hidden)} (U+{ord(hidden):04X}) "
+            "in its name, which would not show as what it is; name the file without it"
+        )
     if ".." in pure.parts:
         return "goes outside the directory with '..'"
     if to_change and GIT in pure.parts:
