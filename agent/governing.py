@@ -80,7 +80,10 @@ def governs(path: str) -> str | None:
             if fnmatchcase(parts[-1], pattern):
                 return what
         elif any(
-            all(fnmatchcase(part, want) for part, want in zip(parts[i : i + len(wanted)], wanted))
+            all(
+                fnmatchcase(part, want)
+                for part, want in zip(parts[i : i + len(wanted)], wanted, strict=True)
+            )
             for i in range(len(parts) - len(wanted) + 1)
         ):
             return what

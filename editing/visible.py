@@ -51,9 +51,10 @@ HIDDEN: tuple[tuple[int, int], ...] = (
 
 
 def _class(ranges: tuple[tuple[int, int], ...]) -> str:
-    parts = []
-    for low, high in ranges:
-        parts.append(re.escape(chr(low)) if low == high else f"{re.escape(chr(low))}-{re.escape(chr(high))}")
+    parts = [
+        re.escape(chr(low)) + (f"-{re.escape(chr(high))}" if high > low else "")
+        for low, high in ranges
+    ]
     return "[" + "".join(parts) + "]"
 
 
@@ -89,7 +90,12 @@ def visible(text: str, *, keep: str = "") -> str:
     """
     if _HIDDEN.search(text) is None:
         return text
-    return _HIDDEN.sub(lambda found: found.group() if found.group() in keep else escape(found.group()), text)
+
+    def shown(found: re.Match[str]) -> str:
+        char = found.group()
+        return char if char in keep else escape(char)
+
+    return _HIDDEN.sub(shown, text)
 
 
 def visible_lines(text: str) -> str:

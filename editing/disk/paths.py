@@ -2,10 +2,11 @@
 
 A path is relative to the directory and stays in it: an empty or absolute
 path, ``..`` and a path with a control, bidi or other invisible character
-(``editing.visible``: it would not read as what it is) are refused, and so is a symbolic link (of the path or any
-folder on it) that leads out. A path that is to be changed must also not
-be inside ``.git``. The command line's ``Workdir``, the agent's overlay and
-the shadow copy commands run in all decide with these functions.
+(``editing.visible``: it would not read as what it is) are refused, and so
+is a symbolic link (of the path or any folder on it) that leads out.
+A path that is to be changed must also not be inside ``.git``. The
+command line's ``Workdir``, the agent's overlay and the shadow copy
+commands run in all decide with these functions.
 """
 
 from __future__ import annotations
