@@ -9,7 +9,11 @@ each ``TextDocumentEdit`` versioned with the buffer version the agent read
 (``null`` for a file that is not open); a new file's edit spans the
 first line a client opens it with. With ``annotate``, every hunk and
 file operation carries a change annotation whose label is the description
-of the edit(s) it holds, to be confirmed.
+of the edit(s) it holds (made visible: ``editing.visible``), to be
+confirmed. A file that changes how tools run (``agent.governing``) has
+annotations of its own: id ``surehand-governs-<n>``, description
+``changes how tools run: <what it governs>``; a client's review flags it and
+leaves it out of "accept all" (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from agent.proposal import Proposal, ProposedChange
+from editing.visible import visible
 
 from . import positions
 from .documents import uri_of
@@ -28,6 +33,9 @@ from .documents import uri_of
 Versions = Callable[[str, str], int | None]
 """The buffer version the agent read ``path`` at, given the text it read (None: not open)."""
 DocumentChange = types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
+GOVERNS_ID = "surehand-governs-"
+"""The start of the id of an annotation on a file that changes how tools run."""
+GOVERNS_DESCRIPTION = "changes how tools run: {what}"
 
 
 def build(
@@ -52,25 +60,36 @@ class _Builder:
     encoding: str
     versions: Versions
     annotate: bool
-    _ids: dict[str, str] = field(default_factory=dict)  # annotation id by label
+    # annotation id by (label, what the file governs or None)
+    _ids: dict[tuple[str, str | None], str] = field(default_factory=dict)
+    _governs: str | None = None  # of the file whose edits are being built
 
     def annotation(self, label: str) -> str | None:
         """The id of ``label``'s change annotation; None when not annotating."""
         if not self.annotate:
             return None
-        return self._ids.setdefault(label, f"surehand-{len(self._ids) + 1}")
+        key = (visible(label), self._governs)
+        if key not in self._ids:
+            start = GOVERNS_ID if self._governs else "surehand-"
+            self._ids[key] = f"{start}{len(self._ids) + 1}"
+        return self._ids[key]
 
     def annotations(self) -> dict[str, types.ChangeAnnotation]:
         return {
             id_: types.ChangeAnnotation(
-                label=label, needs_confirmation=True, description="proposed by surehand"
+                label=label,
+                needs_confirmation=True,
+                description=GOVERNS_DESCRIPTION.format(what=governs)
+                if governs
+                else "proposed by surehand",
             )
-            for label, id_ in self._ids.items()
+            for (label, governs), id_ in self._ids.items()
         }
 
     def file_edits(self, change: ProposedChange) -> list[DocumentChange]:
         uri = uri_of(self.root, change.path)
         label = change.descriptions[-1] if change.descriptions else "change"
+        self._governs = change.governs
         if change.after is None:
             return [types.DeleteFile(uri=uri, annotation_id=self.annotation(label))]
         out: list[DocumentChange] = []
