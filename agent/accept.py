@@ -7,13 +7,14 @@ reported and never guessed, file operations refused when their ground moved.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from editing.disk.workdir import Workdir
 
 from .landed import judge, rejected, unsent, with_landing
 from .landing import Ground, Landing, land
-from .proposal import Proposal
+from .proposal import Proposal, ProposedChange
 from .review import Review
 from .terminal import Terminal
 from .trace import append_review
@@ -37,6 +38,12 @@ async def offer(proposal: Proposal, root: Path, terminal: Terminal, *, assume_ye
     terminal.proposal(proposal)
     if not proposal.changes:
         return 0
+    offered = proposal
+    proposal, left_out = await _governing_alone(proposal, terminal, assume_yes=assume_yes)
+    if not proposal.changes:
+        _report(terminal, Review.of([rejected(c) for c in left_out], offered.summary), offered)
+        terminal.say("Nothing was written.")
+        return 1
     workdir = Workdir(root)
     for _ in range(ACCEPT_ROUNDS):
         seen = _read_all(workdir, proposal)
@@ -44,12 +51,13 @@ async def offer(proposal: Proposal, root: Path, terminal: Terminal, *, assume_ye
         _show_landing(terminal, landed, landings)
         if not landed.changes:
             reports = [unsent(c, g) for c, g in zip(proposal.changes, landings, strict=True)]
+            reports += [rejected(c) for c in left_out]
             _report(terminal, Review.of(reports, proposal.summary), proposal)
             return 1
         if not assume_yes:
             answer = await terminal.ask("Apply these changes to your files? [y/N]")
             if answer not in ("y", "yes"):
-                review = Review.of([rejected(c) for c in proposal.changes], proposal.summary)
+                review = Review.of([rejected(c) for c in offered.changes], proposal.summary)
                 _report(terminal, review, proposal)
                 terminal.say("Nothing was written.")
                 return 1
@@ -68,11 +76,39 @@ async def offer(proposal: Proposal, root: Path, terminal: Terminal, *, assume_ye
             else unsent(c, landing)
             for c, landing in zip(proposal.changes, landings, strict=True)
         ]
+        reports += [rejected(c) for c in left_out]
         _report(terminal, Review.of(reports, proposal.summary), proposal)
         terminal.say(f"Wrote {len(landed.changes)} file(s).")
         return 0
     terminal.say("The files kept changing; nothing was written.")
     return 1
+
+
+async def _governing_alone(
+    proposal: Proposal, terminal: Terminal, *, assume_yes: bool
+) -> tuple[Proposal, list[ProposedChange]]:
+    """The proposal less the files that change how tools run (``agent.governing``) the
+    person did not accept one by one, and those files.
+
+    Each is asked about on its own, before the rest, and only a typed "yes"
+    takes it: they are never inside the one answer for all (nor in ``--yes``).
+    """
+    kept: list[ProposedChange] = []
+    left_out: list[ProposedChange] = []
+    for change in proposal.changes:
+        if change.governs is None:
+            kept.append(change)
+        elif assume_yes:
+            terminal.say(
+                f"{change.path} left out: it changes how tools run, and --yes does not accept "
+                "such a file; run without --yes to accept it on its own."
+            )
+            left_out.append(change)
+        else:
+            terminal.governs(change.path, change.governs)
+            answer = await terminal.ask(f"Accept the change to {change.path} on its own? [yes/N]")
+            (kept if answer == "yes" else left_out).append(change)
+    return replace(proposal, changes=tuple(kept)), left_out
 
 
 def _read_all(workdir: Workdir, proposal: Proposal) -> dict[str, str | None]:

@@ -9,8 +9,10 @@ watches the descriptor and reads what is there; lines that come together
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
+import termios
 
 
 class LineReader:
@@ -30,6 +32,15 @@ class LineReader:
                 self._eof = True
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", "replace")
+
+    def drop_typed_ahead(self) -> None:
+        """Forget what was typed on a terminal before the question was asked: keys meant
+        for something else must not answer it. Piped input is kept."""
+        if not os.isatty(self.fd):
+            return
+        self._buffer = b""
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcflush(self.fd, termios.TCIFLUSH)
 
     async def _readable(self) -> None:
         loop = asyncio.get_running_loop()

@@ -3,6 +3,8 @@
 "waiting for the endpoint 3.1 s", "thinking 12.4 s · so add must…",
 "writing create_file 2.3 kB 4.0 s". A ``rich`` renderable: the live display
 redraws it several times a second, so the clock moves while nothing streams.
+What it draws passes ``editing.visible``: a step's summary and the model's
+thinking are model-chosen text.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import time
 
 from rich.text import Text
+
+from editing.visible import visible
 
 FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 TAIL = 48  # characters of thinking shown
@@ -37,10 +41,10 @@ class StatusLine:
     def __rich__(self) -> Text:
         elapsed = time.monotonic() - self.since
         frame = FRAMES[int(elapsed * 10) % len(FRAMES)]
-        line = Text(f"{frame} {self.label} ", style="cyan")
+        line = Text(f"{frame} {visible(self.label)} ", style="cyan")
         line.append(f"{elapsed:.1f} s", style="bold")
         if self.detail:
-            line.append(f" · {self.detail.strip()}", style="dim")
+            line.append(f" · {visible(self.detail.strip())}", style="dim")
         line.no_wrap = True
         line.overflow = "ellipsis"
         return line

@@ -1,10 +1,14 @@
 """The terminal front end: steps as they happen, a live status line, the proposal as a diff.
 
-Output goes through ``rich``: colour only on a terminal (and never with
-``NO_COLOR``), and on a terminal one live line under the steps says what the
-model is doing now (waiting, thinking, writing a call and how big it is) with
-the time it has taken. Messages name the command line's flags
-(``--max-steps``), not the editor's setting names.
+Everything printed passes the one rule for text a model chose
+(``editing.visible``): a control or bidi character in a command, a path,
+a label, a line of code or the model's own words is shown as an escape,
+never sent to the terminal to act on. Output goes through ``rich``:
+colour only on a terminal (and never with ``NO_COLOR``), and on a terminal
+one live line under the steps says what the model is doing now (waiting,
+thinking, writing a call and how big it is) with the time it has taken.
+Messages name the command line's flags (``--max-steps``), not the editor's
+setting names.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import TextIO
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
+
+from editing.visible import hidden_in, visible_lines
 
 from .conversation import Usage
 from .events import (
@@ -52,7 +58,7 @@ class Terminal:
 
     def say(self, text: str | Text = "", style: str | None = None) -> None:
         self._flush_text()
-        self.console.print(text, style=style, markup=False)
+        self.console.print(_shown(text), style=style, markup=False)
 
     def error(self, text: str) -> None:
         self.say(f"surehand: {text}", style="red")
@@ -134,36 +140,55 @@ class Terminal:
         for change in proposal.changes:
             labels = "; ".join(change.descriptions)
             self.say(f"{change.path}: {labels}", style="cyan")
+            if change.governs:
+                self.governs(change.path, change.governs)
             self.diff(change.diff())
 
+    def governs(self, path: str, what: str) -> None:
+        """The flag on a file that changes how tools run (``agent.governing``)."""
+        self.say(f"  ⚠ {path} changes how tools run: {what}.", style="bold yellow")
+
     def diff(self, text: str) -> None:
-        """A unified diff, its added and removed lines coloured."""
-        for line in text.splitlines():
-            self.say(line, style=_diff_style(line))
+        """A unified diff, its added and removed lines coloured; a line of the diff is a
+        line of the text (split at line breaks only), its hidden characters escaped."""
+        for raw in text.split("\n"):
+            line = raw.removesuffix("\r")  # a CRLF file's line ending, not its content
+            if line:
+                self.say(line, style=_diff_style(line))
 
     # -- questions --------------------------------------------------------------------
 
     async def ask(self, question: str) -> str:
-        """One line from the user (the live line is put away while they answer)."""
+        """One line from the user (the live line is put away while they answer).
+
+        Keys typed before the question was on the screen were meant for
+        something else: on a terminal they are dropped, never read as the
+        answer (piped answers, read from a file or a pipe, are kept).
+        """
         self.stop_live()
         self._flush_text()
-        self.console.print(f"{question} ", end="", markup=False, highlight=False)
+        self.console.print(_shown(f"{question} "), end="", markup=False, highlight=False)
         self.out.flush()
         reader = self.reader or LineReader()
         self.reader = reader
+        reader.drop_typed_ahead()
         answer = await reader.line()
         return answer.strip().lower()
 
     async def approve(self, request: CommandRequest) -> Approval:
-        """Ask whether a command may run, saying where and how contained."""
+        """Ask whether a command may run, saying where and how contained.
+
+        Enter alone denies; "always" must be typed out in full, so no stray
+        key allows a command for the rest of the task.
+        """
         self.stop_live()
         self.say(request.question(), style="yellow")
-        choices = "[o]nce / [a]lways / [N]o" if request.may_always else "[o]nce / [N]o"
-        answer = await self.ask(f"Run `{request.command}`? {choices}")
+        choices = "[o]nce / always / [N]o" if request.may_always else "[o]nce / [N]o"
+        answer = await self.ask(f"Run `{request.shown}`? {choices}")
         self._start_live()
         if answer in ("o", "once", "y", "yes"):
             return Approval.ONCE
-        if answer in ("a", "always") and request.may_always:
+        if answer == "always" and request.may_always:
             return Approval.ALWAYS
         return Approval.DENY
 
@@ -192,12 +217,22 @@ class Terminal:
         self._text += text
         *lines, self._text = self._text.split("\n")
         for line in lines:
-            self.console.print(TEXT_BAR + line, style="dim", markup=False)
+            self.console.print(_shown(TEXT_BAR + line), style="dim", markup=False)
 
     def _flush_text(self) -> None:
         if self._text:
             text, self._text = self._text, ""
-            self.console.print(TEXT_BAR + text, style="dim", markup=False)
+            self.console.print(_shown(TEXT_BAR + text), style="dim", markup=False)
+
+
+def _shown(text: str | Text) -> str | Text:
+    """``text`` with its hidden characters escaped (``editing.visible``); its line breaks
+    and tabs laid out. A styled text that needs escapes keeps its base style only."""
+    if isinstance(text, Text):
+        if hidden_in(text.plain) is None:
+            return text
+        return Text(visible_lines(text.plain), style=text.style)
+    return visible_lines(text)
 
 
 def _diff_style(line: str) -> str | None:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
+from editing.visible import visible
+
 from ..sandbox import Sandbox
 from ..settings import Settings
 from ..views import Views
@@ -34,13 +36,19 @@ class CommandRequest:
         return shlex.join(self.argv)
 
     @property
+    def shown(self) -> str:
+        """The command as a person reads it: every hidden character escaped
+        (``editing.visible``), a line break too, so it reads as the one command it is."""
+        return visible(self.command)
+
+    @property
     def may_always(self) -> bool:
         """Whether "always allow" is offered: only inside a sandbox (the staged code changes)."""
         return self.sandboxed
 
     def question(self) -> str:
         return (
-            f"surehand wants to run `{self.command}` ({self.why}). It would run in a copy "
+            f"surehand wants to run `{self.shown}` ({self.why}). It would run in a copy "
             f"of the workspace, {self.containment}."
         )
 

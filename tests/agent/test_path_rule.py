@@ -19,6 +19,10 @@ from editing.errors import InvalidRequest
 
 REFUSED = ["", "  ", "/etc/passwd", "../escape.py", "pkg/../../escape.py", ".git/config"]
 REFUSED += ["pkg/.git/HEAD", "..\\escape.py"]
+# a name that would not read as what it is: an escape sequence, a bidi override, a
+# carriage return, a zero-width space, a line separator, DEL
+REFUSED += ["evil.py\x1b[2K\x1b[1GREADME.md", "a\u202etxt.py", "x\ry.py", "pkg\u200b/a.py"]
+REFUSED += ["a\u2028b.py", "a\x7f.py"]
 ALLOWED = ["app.py", "pkg/new.py", "./pkg/util.py", "docs/.gitignore"]
 
 

@@ -196,7 +196,7 @@ def test_ctrl_c_at_a_question_cancels_without_a_traceback(project: Path):
     ask = Call("run_command", {"command": "python3 -c print(1)", "timeout": None})
     with ScriptedServer(replies=[Turn(tool_calls=[ask])]) as server:
         child = spawn(project, server)
-        child.expect(re.escape("Run `python3 -c 'print(1)'`? [o]nce / [a]lways / [N]o"))
+        child.expect(re.escape("Run `python3 -c 'print(1)'`? [o]nce / always / [N]o"))
         child.sendintr()
         child.expect(r"Cancelled\. Nothing was written\.")
         status, shown = finish(child)
@@ -211,7 +211,7 @@ def test_ctrl_c_while_a_command_runs_stops_it(project: Path):
     )
     with ScriptedServer(replies=[Turn(tool_calls=[sleep])]) as server:
         child = spawn(project, server)
-        child.expect(r"\[o\]nce / \[a\]lways / \[N\]o")
+        child.expect(r"\[o\]nce / always / \[N\]o")
         child.sendline("o")
         child.expect(seen("Running python3 .*", r"1\.\d s"))  # running for a second
         child.sendintr()
