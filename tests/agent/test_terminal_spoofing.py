@@ -16,11 +16,21 @@ from pathlib import Path
 
 import pytest
 
-from tests.agent.test_terminal_pty import finish, project, spawn  # noqa: F401 - fixture
+from tests.agent.test_terminal_pty import FAILING_TEST, finish, spawn
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "calc.py").write_text(CALC, encoding="utf-8")
+    (root / "test_calc.py").write_text(FAILING_TEST, encoding="utf-8")
+    return root
+
 
 ERASE = "\x1b[2K\x1b[1G"  # erase the line, back to column 1
 ERASE_SHOWN = r"\x1b[2K\x1b[1G"
@@ -71,7 +81,8 @@ def test_an_added_line_with_escape_codes_shows_its_real_bytes_in_the_review(proj
 
 def test_a_path_with_escape_codes_is_refused_and_shown_escaped(project: Path):
     create = Call(
-        "create_file", {"path": f"evil.py{ERASE}README.md", "content": "x = 1\n", "description": "x"}
+        "create_file",
+        {"path": f"evil.py{ERASE}README.md", "content": "x = 1\n", "description": "x"},
     )
     with ScriptedServer(replies=[Turn(tool_calls=[create]), Turn(tool_calls=[FINISH])]) as server:
         child = spawn(project, server)

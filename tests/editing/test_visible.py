@@ -51,9 +51,16 @@ def test_ordinary_text_is_not_hidden():
 
 @pytest.mark.parametrize(
     ("char", "shown"),
-    [("\x1b", r"\x1b"), ("\r", r"\x0d"), ("\x7f", r"\x7f"), ("\x85", r"\x85")]
-    + [("\u202e", r"\u202e"), ("\u2066", r"\u2066"), ("\ufeff", r"\ufeff")]
-    + [("\U000e0041", r"\U000e0041")],
+    [
+        ("\x1b", r"\x1b"),
+        ("\r", r"\x0d"),
+        ("\x7f", r"\x7f"),
+        ("\x85", r"\x85"),
+        ("\u202e", r"\u202e"),
+        ("\u2066", r"\u2066"),
+        ("\ufeff", r"\ufeff"),
+        ("\U000e0041", r"\U000e0041"),
+    ],
 )
 def test_escapes(char: str, shown: str):
     assert escape(char) == shown
