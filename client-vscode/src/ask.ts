@@ -4,6 +4,7 @@
  */
 
 import type { Range } from './review/text';
+import { visible } from './visible';
 import { count } from './words';
 
 export interface AskArgument {
@@ -69,18 +70,49 @@ const ENDINGS: Record<string, { words: string; severity: Message['severity'] }> 
   malformed: { words: 'the model kept sending calls that could not be run', severity: 'warning' },
 };
 
-/** The words to say: an ending that failed is said even when the outcome is "no changes". */
-export function resultMessage(result: AskResult | null | undefined): Message {
-  let outcome = OUTCOMES[result?.outcome ?? ''] ?? { words: result?.outcome ?? 'no result', severity: 'warning' };
+/** What the task's reviews did, over all their rounds, as the extension applied them (`review/decide.ts`). */
+export interface ReviewCount {
+  readonly applied: number;
+  readonly rejected: number;
+  readonly stale: number;
+}
+
+/**
+ * The words to say: an ending that failed is said even when the outcome is
+ * "no changes". With `reviews` (what this window's reviews of the task put
+ * in the buffers, every round of it), the outcome word follows them when
+ * the server's says otherwise (it judges the last round only), and the
+ * message counts them.
+ */
+export function resultMessage(result: AskResult | null | undefined, reviews?: ReviewCount): Message {
+  let outcome = OUTCOMES[result?.outcome ?? ''] ?? { words: visible(result?.outcome ?? 'no result'), severity: 'warning' };
   const ending = ENDINGS[result?.ending ?? ''];
   if (ending !== undefined && (result?.outcome === 'no_changes' || result?.outcome === 'error')) {
     outcome = ending;
   }
-  const summary = result?.summary?.trim();
-  const conflicts = Object.entries(result?.conflicts ?? {}).map(([file, n]) => `${file} (${count(n, 'hunk')})`);
+  const reviewed = reviews !== undefined && reviews.applied + reviews.rejected + reviews.stale > 0;
+  if (reviewed && ['applied', 'partly_applied', 'discarded', 'no_changes', 'conflict'].includes(result?.outcome ?? '')) {
+    const left = reviews.rejected + reviews.stale;
+    outcome = reviews.applied === 0 ? OUTCOMES.discarded : left > 0 ? OUTCOMES.partly_applied : OUTCOMES.applied;
+    if (result?.outcome === 'conflict' && reviews.applied === 0) {
+      outcome = OUTCOMES.conflict;
+    }
+  }
+  const summary = visible(result?.summary?.trim() ?? '');
+  const conflicts = Object.entries(result?.conflicts ?? {}).map(([file, n]) => `${visible(file)} (${count(n, 'hunk')})`);
   const parts = [`surehand: ${outcome.words}`];
   if (summary && !sameWords(summary, outcome.words)) {
     parts.push(`: ${summary}`);
+  }
+  if (reviewed) {
+    const said = [`${reviews.applied} applied`];
+    if (reviews.rejected > 0) {
+      said.push(`${reviews.rejected} rejected`);
+    }
+    if (reviews.stale > 0) {
+      said.push(`${reviews.stale} not applied because you edited their lines`);
+    }
+    parts.push(` (reviewed: ${said.join(', ')}.)`);
   }
   if (conflicts.length > 0) {
     parts.push(` Not applied, clashing with your edits: ${conflicts.join(', ')}.`);

@@ -147,7 +147,7 @@ async function ask(parts: Parts): Promise<void> {
 /** Log an ask's result and tell the user (also for asks from the server's code actions). */
 async function reportAsk(notices: Notices, result: AskResult | null | undefined): Promise<void> {
   notices.output.appendLine(`Ask: ${JSON.stringify(result)}`);
-  await notices.tellResult(resultMessage(result), result?.summary);
+  await notices.tellResult(resultMessage(result, notices.tally()), result?.summary);
 }
 
 /** Stop the running task; a proposal under review is rejected (which ends the task). */

@@ -2,6 +2,8 @@
 
 import * as vscode from 'vscode';
 import type { Message } from './ask';
+import type { Tally } from './review/decide';
+import { visible } from './visible';
 
 const SHOW_TRACE = 'Show Trace';
 const RECENT_MS = 30_000;
@@ -12,12 +14,13 @@ const RECENT_MS = 30_000;
  * dismissed, and hides one without after a while: only good news hides.)
  */
 export async function tell(output: vscode.OutputChannel, message: Message): Promise<void> {
+  const text = visible(message.text, '\n'); // it may carry a model's words
   const shown =
     message.severity === 'info'
-      ? vscode.window.showInformationMessage(message.text)
+      ? vscode.window.showInformationMessage(text)
       : message.severity === 'warning'
-        ? vscode.window.showWarningMessage(message.text, SHOW_TRACE)
-        : vscode.window.showErrorMessage(message.text, SHOW_TRACE);
+        ? vscode.window.showWarningMessage(text, SHOW_TRACE)
+        : vscode.window.showErrorMessage(text, SHOW_TRACE);
   if ((await shown) === SHOW_TRACE) {
     output.show(true);
   }
@@ -30,6 +33,8 @@ export async function tell(output: vscode.OutputChannel, message: Message): Prom
  */
 export class Notices {
   private recent: { text: string; at: number }[] = [];
+  /** What the current task's reviews did (set by the extension), for its final message. */
+  tally: () => Tally | undefined = () => undefined;
 
   constructor(readonly output: vscode.OutputChannel) {}
 

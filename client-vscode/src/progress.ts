@@ -17,6 +17,7 @@ import {
   type ProgressToken,
 } from 'vscode-languageclient/node';
 import type { Status } from './status';
+import { visible } from './visible';
 
 type Progress = vscode.Progress<{ message?: string }>;
 
@@ -29,9 +30,9 @@ class Bar {
   private held: string | undefined;
 
   constructor(title: string, cancellable: boolean, message: string | undefined, onCancel: () => void) {
-    this.message = message;
+    this.message = message === undefined ? undefined : visible(message);
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title, cancellable },
+      { location: vscode.ProgressLocation.Notification, title: visible(title), cancellable },
       (progress, token) => {
         token.onCancellationRequested(onCancel);
         this.progress = progress;
@@ -49,7 +50,7 @@ class Bar {
   }
 
   report(message: string): void {
-    this.message = message;
+    this.message = visible(message);
     if (this.held === undefined) {
       this.progress?.report({ message });
     }
@@ -57,8 +58,8 @@ class Bar {
 
   /** Show `waiting` instead of the reports until called with undefined. */
   hold(waiting: string | undefined): void {
-    this.held = waiting;
-    const shown = waiting ?? this.message;
+    this.held = waiting === undefined ? undefined : visible(waiting);
+    const shown = this.held ?? this.message;
     if (shown !== undefined) {
       this.progress?.report({ message: shown });
     }
@@ -81,6 +82,8 @@ export class ProgressBars {
   constructor(
     private readonly client: () => BaseLanguageClient | undefined,
     private readonly status: Status,
+    /** A task's progress begins: a new task. */
+    private readonly onTask: () => void = () => undefined,
   ) {}
 
   readonly middleware: NonNullable<Middleware['handleWorkDoneProgress']> = (token, params, next) => {
@@ -88,6 +91,7 @@ export class ProgressBars {
       const cancel = (): void => {
         void this.client()?.sendNotification(WorkDoneProgressCancelNotification.type, { token });
       };
+      this.onTask();
       this.bars.get(token)?.end();
       this.bars.set(token, new Bar(params.title, params.cancellable ?? false, params.message, cancel));
       this.status.working(params.message ?? params.title);

@@ -7,6 +7,7 @@
  */
 
 import type { Pending } from './review/decide';
+import { visibleLabel } from './visible';
 import { count } from './words';
 
 export interface StatusState {
@@ -38,10 +39,12 @@ export function statusText(state: StatusState): StatusText {
     };
   }
   if (state.working !== undefined) {
-    const step = state.working.length > MAX_STEP ? `${state.working.slice(0, MAX_STEP - 1)}…` : state.working;
+    // The step carries model-chosen text (a command, a path): made visible, its "$(" not an icon.
+    const working = visibleLabel(state.working);
+    const step = working.length > MAX_STEP ? `${working.slice(0, MAX_STEP - 1)}…` : working;
     return {
       text: `$(loading~spin) surehand: ${step}`,
-      tooltip: `surehand is working: ${state.working} (click for the trace)`,
+      tooltip: `surehand is working: ${working} (click for the trace)`,
       command: 'surehand.showTrace',
     };
   }
@@ -55,7 +58,7 @@ export function statusText(state: StatusState): StatusText {
   if (state.server === 'stopped') {
     return {
       text: '$(warning) surehand',
-      tooltip: `surehand is not running: ${state.reason ?? 'stopped'} (click for the trace)`,
+      tooltip: `surehand is not running: ${visibleLabel(state.reason ?? 'stopped')} (click for the trace)`,
       command: 'surehand.showTrace',
     };
   }

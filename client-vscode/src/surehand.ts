@@ -15,7 +15,7 @@ import {
   type Middleware,
   type ResponseError,
 } from 'vscode-languageclient/node';
-import { approvalStep } from './approval';
+import { approvalStep, questionDialog } from './approval';
 import { registerCommands, reportingAsks } from './commands';
 import { crashText, type Exit } from './crash';
 import { isKeyOf } from './endpoint';
@@ -31,6 +31,7 @@ import { ReviewView } from './review/view';
 import { ServerManager } from './server';
 import { pinnedSettings, RESTART_SETTINGS, SECTION } from './settings';
 import { Status } from './status';
+import { visible } from './visible';
 import type { StepParams } from './statusText';
 
 const STEP_NOTIFICATION = 'surehand/step';
@@ -48,7 +49,8 @@ export class Surehand implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(context: vscode.ExtensionContext) {
-    this.progress = new ProgressBars(() => this.server.client, this.status);
+    this.progress = new ProgressBars(() => this.server.client, this.status, () => this.review.newTask());
+    this.notices.tally = () => this.review.taskTally();
     const middleware: Middleware = {
       handleWorkDoneProgress: this.progress.middleware,
       executeCommand: reportingAsks(() => this.server, this.notices),
@@ -145,7 +147,16 @@ export class Surehand implements vscode.Disposable {
           : type === MessageType.Warning
             ? vscode.window.showWarningMessage
             : vscode.window.showInformationMessage;
-      return (await show(message, ...items)) ?? null;
+      if (items.length === 0) {
+        await show(visible(message, '\n'));
+        return null;
+      }
+      // Modal: it stays until answered; Enter and Escape give the refusal, "always" is never first.
+      const dialog = questionDialog(message, items.map((i) => i.title));
+      const buttons = dialog.order.map((title) => ({ title: visible(title) }));
+      const chosen = await show(dialog.message, { modal: true, detail: dialog.detail }, ...buttons);
+      const title = chosen === undefined ? dialog.refusal : dialog.order[buttons.indexOf(chosen)];
+      return items.find((i) => i.title === title) ?? null;
     } finally {
       if (waiting !== undefined) {
         this.status.asking(undefined);

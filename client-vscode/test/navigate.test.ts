@@ -55,10 +55,10 @@ describe('keyboard review: where the keys go', () => {
 
   it('decides a whole file, operation and hunks', () => {
     const p = proposal();
-    expect(decideFile(p, 2, 'accepted')).toBe(true);
+    expect(decideFile(p, 2, 'accepted').changed).toBe(true);
     expect(p.files[2].operation).toBe('accepted');
     expect(p.files[2].hunks[0].decision).toBe('accepted');
-    expect(decideFile(p, 2, 'rejected')).toBe(false); // nothing left to decide
+    expect(decideFile(p, 2, 'rejected').changed).toBe(false); // nothing left to decide
     p.files[0].hunks[0].stale = true;
     decideFile(p, 0, 'accepted');
     expect(p.files[0].hunks.map((h) => h.decision)).toEqual(['rejected', 'accepted']);

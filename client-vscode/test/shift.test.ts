@@ -108,4 +108,49 @@ describe('following the user typing', () => {
     decideAll(p, 'accepted');
     expect(p.files[0].operation).toBe('rejected');
   });
+
+  it('makes a hunk on a last line without newline stale when typed at its end (it cannot glue)', () => {
+    const text = 'def halve(x):\n    return x / 2';
+    const p = parseProposal(
+      { documentChanges: [{ textDocument: { uri: A, version: 1 }, edits: [{ range: { start: at(1, 0), end: at(1, 16) }, newText: '    return x // 2' }] }] },
+      new Map([[A, text]]),
+    );
+    const file = p.files[0];
+    followChanges(file, [change(file.text, file.text.length, file.text.length, '  # mine')]);
+    expect(file.hunks[0].stale).toBe(true);
+    expect(decideHunk(p, file.hunks[0].id, 'accepted')).toBe(false);
+    decideAll(p, 'accepted');
+    expect(acceptedText(file)).toBe('def halve(x):\n    return x / 2  # mine');
+  });
+
+  it('makes a hunk that ends at a line end before CRLF stale when typed there', () => {
+    const text = 'a\r\nb\r\nc\r\n';
+    const p = parseProposal(
+      { documentChanges: [{ textDocument: { uri: A, version: 1 }, edits: [{ range: { start: at(1, 0), end: at(1, 1) }, newText: 'B' }] }] },
+      new Map([[A, text]]),
+    );
+    const file = p.files[0];
+    followChanges(file, [{ range: { start: at(1, 1), end: at(1, 1) }, text: 'x' }]);
+    expect(file.hunks[0].stale).toBe(true);
+    decideAll(p, 'accepted');
+    expect(acceptedText(file)).toBe('a\r\nbx\r\nc\r\n');
+  });
+
+  it('makes a CRLF file\'s last line without newline stale when typed at its end', () => {
+    const p = parseProposal(
+      { documentChanges: [{ textDocument: { uri: A, version: 1 }, edits: [{ range: { start: at(1, 0), end: at(1, 1) }, newText: 'B' }] }] },
+      new Map([[A, 'a\r\nb']]),
+    );
+    const file = p.files[0];
+    followChanges(file, [{ range: { start: at(1, 1), end: at(1, 1) }, text: '!' }]);
+    expect(file.hunks[0].stale).toBe(true);
+  });
+
+  it('leaves a hunk that ends at a line start alone when the next line is typed in', () => {
+    const p = proposal();
+    const file = p.files[0];
+    const three = file.text.indexOf('three');
+    followChanges(file, [change(file.text, three, three, '3')]);
+    expect(file.hunks[0].stale).toBe(false);
+  });
 });

@@ -8,6 +8,7 @@ import { proposedText } from './decide';
 import type { ProposalDocuments } from './documents';
 import type { Decision } from './model';
 import { COMMANDS } from './keys';
+import { visible } from '../visible';
 import { ACCEPT, ACCEPT_FILE, REJECT, REJECT_FILE, SHOW_DIFF, UNDO, UNDO_FILE } from './lenses';
 
 const REVEAL = 'surehand.review.reveal';
@@ -18,6 +19,9 @@ export function registerReviewCommands(
   documents: ProposalDocuments,
 ): vscode.Disposable[] {
   const all = (decision: 'accepted' | 'rejected') => (): void => {
+    if (decision === 'accepted' && !controller.keyReady()) {
+      return;
+    }
     if (!controller.decideAll(decision)) {
       void vscode.window.showInformationMessage('surehand: there is no proposal to review.');
     }
@@ -26,18 +30,19 @@ export function registerReviewCommands(
     vscode.commands.registerCommand(ACCEPT, (id: Target) => decide(controller, id, 'accepted')),
     vscode.commands.registerCommand(REJECT, (id: Target) => decide(controller, id, 'rejected')),
     vscode.commands.registerCommand(UNDO, (id: Target) => decide(controller, id, 'pending')),
-    vscode.commands.registerCommand(ACCEPT_FILE, (file: number) => controller.decideOperation(file, 'accepted')),
-    vscode.commands.registerCommand(REJECT_FILE, (file: number) => controller.decideOperation(file, 'rejected')),
-    vscode.commands.registerCommand(UNDO_FILE, (file: number) => controller.decideOperation(file, 'pending')),
+    vscode.commands.registerCommand(ACCEPT_FILE, (file: number, proposal?: string) => controller.decideOperation(file, 'accepted', proposal)),
+    vscode.commands.registerCommand(REJECT_FILE, (file: number, proposal?: string) => controller.decideOperation(file, 'rejected', proposal)),
+    vscode.commands.registerCommand(UNDO_FILE, (file: number, proposal?: string) => controller.decideOperation(file, 'pending', proposal)),
     vscode.commands.registerCommand(SHOW_DIFF, (file: number) => showDiff(controller, documents, file)),
     vscode.commands.registerCommand(COMMANDS.acceptAll, all('accepted')),
     vscode.commands.registerCommand(COMMANDS.rejectAll, all('rejected')),
     vscode.commands.registerCommand(COMMANDS.next, () => controller.revealNext(1)),
     vscode.commands.registerCommand(COMMANDS.previous, () => controller.revealNext(-1)),
-    vscode.commands.registerCommand(COMMANDS.acceptHunk, () => controller.decideHere('accepted')),
-    vscode.commands.registerCommand(COMMANDS.rejectHunk, () => controller.decideHere('rejected')),
-    vscode.commands.registerCommand(COMMANDS.acceptFile, () => controller.decideFileHere('accepted')),
-    vscode.commands.registerCommand(COMMANDS.rejectFile, () => controller.decideFileHere('rejected')),
+    // The keys: not taken in the first moment of a review (they were meant for the one before).
+    vscode.commands.registerCommand(COMMANDS.acceptHunk, () => controller.keyReady() && controller.decideHere('accepted')),
+    vscode.commands.registerCommand(COMMANDS.rejectHunk, () => controller.keyReady() && controller.decideHere('rejected')),
+    vscode.commands.registerCommand(COMMANDS.acceptFile, () => controller.keyReady() && controller.decideFileHere('accepted')),
+    vscode.commands.registerCommand(COMMANDS.rejectFile, () => controller.keyReady() && controller.decideFileHere('rejected')),
     vscode.commands.registerCommand(REVEAL, (file: number, hunk?: string) => controller.revealStop({ file, hunk })),
   ];
 }
@@ -68,7 +73,7 @@ async function showDiff(controller: ReviewController, documents: ProposalDocumen
   }
   const target = vscode.Uri.parse(file.uri);
   const source = vscode.Uri.parse(file.textUri);
-  const name = path.posix.basename(target.path);
+  const name = visible(path.posix.basename(target.path));
   let left: vscode.Uri;
   let right: vscode.Uri;
   let title: string;

@@ -17,8 +17,10 @@ import * as vscode from 'vscode';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-languageclient/node';
 import { applyDecisions } from './apply';
 import {
+  countInto,
   decideAll,
   decideFile,
+  emptyTally,
   decideHunk,
   decideOperation,
   isSettled,
@@ -26,6 +28,8 @@ import {
   pendingSummary,
   reviewed,
   textWith,
+  type Held,
+  type Tally,
 } from './decide';
 import { SCHEME, type ProposalDocuments } from './documents';
 import { parseProposal, ProposalError, textSources, type Decision, type FileReview, type Proposal } from './model';
@@ -33,6 +37,15 @@ import type { ReviewedHunk, WorkspaceEdit } from './protocol';
 import { nextStop, stopAfter, stopAt, type Cursor, type Stop } from './navigate';
 import { followChanges } from './shift';
 import type { Status } from '../status';
+import { visible } from '../visible';
+
+/** Review keys pressed this soon after a review opened are not taken: they were meant for what was there before. */
+export const KEY_GUARD_MS = 1000;
+
+/** The key of a hunk the person rejected, to know it when it comes back in the same task. */
+function refusalKey(uri: string, label: string, newText: string): string {
+  return JSON.stringify([uri, label, newText]);
+}
 
 /** A proposal under review, with where each of its files shows. */
 export class Review {
@@ -68,6 +81,11 @@ export class ReviewController implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
   /** Sends `surehand/reviewed` to the server (set while a client runs); a review keeps the one it started with. */
   notify: ((hunks: ReviewedHunk[]) => void) | undefined;
+  private serial = 0;
+  private openedAt = 0;
+  /** The hunks the person rejected (or could only reject) in the current task: they never come back in it. */
+  private refused = new Set<string>();
+  private tally: Tally = emptyTally();
 
   constructor(
     private readonly documents: ProposalDocuments,
@@ -79,6 +97,26 @@ export class ReviewController implements vscode.Disposable {
 
   get review(): Review | undefined {
     return this.current;
+  }
+
+  /** A new task starts: what the last one rejected may be proposed again, and its count starts at zero. */
+  newTask(): void {
+    this.refused = new Set();
+    this.tally = emptyTally();
+  }
+
+  /** What the current task's reviews did so far (every round of it). */
+  taskTally(): Tally {
+    return this.tally;
+  }
+
+  /** Whether a review key may act now: not in the first moment of a review (keys meant for what was there before). */
+  keyReady(): boolean {
+    if (this.current !== undefined && Date.now() - this.openedAt < KEY_GUARD_MS) {
+      vscode.window.setStatusBarMessage('surehand: a review just opened; look at it, then press the key again', 4000);
+      return false;
+    }
+    return true;
   }
 
   /** The `workspace/applyEdit` handler. */
@@ -95,9 +133,10 @@ export class ReviewController implements vscode.Disposable {
     }
   }
 
-  decideOperation(file: number, decision: Decision): void {
+  /** Decide a file operation; `proposal`: the id of the proposal the lens was drawn for (an older one's does nothing). */
+  decideOperation(file: number, decision: Decision, proposal?: string): void {
     const review = this.current;
-    if (review !== undefined && decideOperation(review.proposal, file, decision)) {
+    if (review !== undefined && (proposal === undefined || proposal === review.proposal.id) && decideOperation(review.proposal, file, decision)) {
       this.update(review);
     }
   }
@@ -107,9 +146,25 @@ export class ReviewController implements vscode.Disposable {
     if (review === undefined) {
       return false;
     }
-    decideAll(review.proposal, decision);
+    const held = decideAll(review.proposal, decision);
     this.update(review);
+    this.sayHeld(review, held);
     return true;
+  }
+
+  /** Tell the person what "accept all" left for them to accept one by one. */
+  private sayHeld(review: Review, held: Held): void {
+    if (held.count === 0) {
+      return;
+    }
+    const names = held.files.map((i) => {
+      const file = review.proposal.files[i];
+      return `${visible(decodeURIComponent(file.uri.split('/').pop() ?? file.uri))} (${visible(file.governs ?? file.hunks.find((h) => h.governs)?.governs ?? '')})`;
+    });
+    const text =
+      `surehand: not accepted in bulk: ${held.count === 1 ? 'a change' : `${held.count} changes`} to files that change how tools run: ` +
+      `${names.join(', ')}. Accept or reject them one by one.`;
+    void vscode.window.showWarningMessage(text);
   }
 
   /** End the review without applying anything (the extension stopped the server). */
@@ -150,8 +205,9 @@ export class ReviewController implements vscode.Disposable {
     if (review === undefined || cursor === undefined) {
       return;
     }
-    const changed = cursor.files.map((f) => decideFile(review.proposal, f, decision)).some(Boolean);
-    if (changed) {
+    const results = cursor.files.map((f) => decideFile(review.proposal, f, decision));
+    this.sayHeld(review, { count: results.reduce((n, r) => n + r.held.count, 0), files: results.flatMap((r) => r.held.files) });
+    if (results.some((r) => r.changed)) {
       this.update(review);
       await this.revealStop(nextStop(review.proposal, cursor, 1));
     }
@@ -201,7 +257,11 @@ export class ReviewController implements vscode.Disposable {
     }
     let proposal: Proposal;
     try {
-      proposal = parseProposal(edit, await readTexts(textSources(edit)));
+      this.serial += 1;
+      proposal = parseProposal(edit, await readTexts(textSources(edit)), {
+        id: `r${this.serial}:`,
+        refused: (uri, label, newText) => this.refused.has(refusalKey(uri, label, newText)),
+      });
     } catch (error) {
       const reason = error instanceof ProposalError ? error.message : String(error);
       this.output.appendLine(`Review: cannot show the proposal: ${reason}`);
@@ -215,11 +275,18 @@ export class ReviewController implements vscode.Disposable {
       return f.kind === 'create' ? this.documents.set(target, 'new', newText(f)) : vscode.Uri.parse(f.textUri);
     });
     const review = new Review(proposal, shown, this.notify);
+    const again = proposal.files.flatMap((f) => f.hunks).filter((h) => h.refused).length;
+    if (again > 0) {
+      this.output.appendLine(`Review: ${again} hunks the person rejected earlier in this task came back; they stay rejected.`);
+    }
     this.current = review;
+    this.openedAt = Date.now();
     this.update(review);
     this.output.appendLine(`Review: ${pendingCount(proposal)} decisions in ${proposal.files.length} files.`);
-    for (const file of [...proposal.files].reverse()) {
-      await this.reveal(review, file, file.index !== 0);
+    if (!isSettled(proposal)) {
+      for (const file of [...proposal.files].reverse()) {
+        await this.reveal(review, file, file.index !== 0);
+      }
     }
     const aborted = await review.done;
     return this.finish(review, aborted);
@@ -245,8 +312,16 @@ export class ReviewController implements vscode.Disposable {
     if (result.applied && deleted.length > 0) {
       await closeTabs(deleted.map((f) => vscode.Uri.parse(f.uri)));
     }
-    const hunks = reviewed(review.proposal);
-    this.output.appendLine(`Review: ${hunks.filter((h) => h.accepted).length} of ${hunks.length} accepted.`);
+    const hunks = reviewed(review.proposal, result.applied);
+    this.output.appendLine(`Review: ${hunks.filter((h) => h.accepted).length} of ${hunks.length} in the buffers.`);
+    countInto(this.tally, review.proposal, result.applied);
+    for (const file of review.proposal.files) {
+      for (const hunk of file.hunks) {
+        if (!(result.applied && hunk.decision === 'accepted' && !hunk.stale)) {
+          this.refused.add(refusalKey(file.uri, hunk.label, hunk.newText));
+        }
+      }
+    }
     review.notify?.(hunks);
     return result.failureReason === undefined
       ? { applied: result.applied }

@@ -24,8 +24,8 @@ function hunkById(proposal: Proposal, id: string): Hunk | undefined {
  */
 export function decideHunk(proposal: Proposal, id: string, decision: Decision): boolean {
   const hunk = hunkById(proposal, id);
-  if (hunk === undefined || hunk.decision === decision) {
-    return false;
+  if (hunk === undefined || hunk.decision === decision || hunk.refused) {
+    return false; // a hunk rejected earlier in the task stays rejected
   }
   const file = proposal.files[hunk.file];
   if (file.kind === 'create') {
@@ -58,37 +58,76 @@ export function decideOperation(proposal: Proposal, index: number, decision: Dec
 
 /**
  * Decide everything still pending. Accepting all leaves out what can only be
- * rejected (stale hunks, a delete of a file typed in since): those are rejected.
+ * rejected (stale hunks, a delete of a file typed in since): those are
+ * rejected; and what changes how tools run, which stays pending, to be
+ * accepted one by one. Returns the decisions left pending that way.
  */
-export function decideAll(proposal: Proposal, decision: 'accepted' | 'rejected'): void {
-  for (const file of proposal.files) {
-    decidePending(file, decision);
-  }
+export function decideAll(proposal: Proposal, decision: 'accepted' | 'rejected'): Held {
+  return addHeld(proposal.files.map((file) => decidePending(file, decision)));
 }
 
-/** Decide a whole file: its operation and every pending hunk (accepting leaves out what can only be rejected). */
-export function decideFile(proposal: Proposal, index: number, decision: 'accepted' | 'rejected'): boolean {
+/** What "accept all" left pending: decisions in files that change how tools run, and the files. */
+export interface Held {
+  readonly count: number;
+  /** The files' indexes. */
+  readonly files: readonly number[];
+}
+
+function addHeld(held: readonly Held[]): Held {
+  return { count: held.reduce((n, h) => n + h.count, 0), files: held.flatMap((h) => h.files) };
+}
+
+/**
+ * Decide a whole file: its operation and every pending hunk (accepting leaves
+ * out what can only be rejected, and what changes how tools run). `changed`:
+ * whether anything was decided.
+ */
+export function decideFile(
+  proposal: Proposal,
+  index: number,
+  decision: 'accepted' | 'rejected',
+): { changed: boolean; held: Held } {
   const file = proposal.files[index];
+  const none = { count: 0, files: [] };
   if (file === undefined || pendingIn(file) === 0) {
-    return false;
+    return { changed: false, held: none };
   }
-  decidePending(file, decision);
-  return true;
+  const before = pendingIn(file);
+  const held = decidePending(file, decision);
+  return { changed: pendingIn(file) !== before, held };
 }
 
-/** Decide `file`'s pending operation and hunks; what is stale can only be rejected. */
-function decidePending(file: FileReview, decision: 'accepted' | 'rejected'): void {
+/** Whether accepting in bulk leaves this to the person: it changes how tools run. */
+function governed(file: FileReview, hunk?: Hunk): boolean {
+  return hunk === undefined ? file.governs !== undefined : hunk.governs !== undefined;
+}
+
+/** Decide `file`'s pending operation and hunks; what is stale can only be rejected; what changes how tools run is not accepted in bulk. */
+function decidePending(file: FileReview, decision: 'accepted' | 'rejected'): Held {
+  let held = 0;
   if (file.kind !== 'edit' && file.operation === 'pending') {
-    file.operation = decision === 'accepted' && !file.operationStale ? 'accepted' : 'rejected';
-    if (file.kind === 'create') {
-      file.hunks.forEach((h) => (h.decision = file.operation));
+    if (decision === 'accepted' && !file.operationStale && governed(file)) {
+      held += 1;
+    } else {
+      file.operation = decision === 'accepted' && !file.operationStale ? 'accepted' : 'rejected';
+      if (file.kind === 'create') {
+        file.hunks.forEach((h) => (h.decision = file.operation));
+      }
     }
   }
-  for (const hunk of file.hunks) {
-    if (hunk.decision === 'pending') {
-      hunk.decision = decision === 'accepted' && !hunk.stale ? 'accepted' : 'rejected';
+  if (file.kind !== 'create') {
+    for (const hunk of file.hunks) {
+      if (hunk.decision !== 'pending') {
+        continue;
+      }
+      if (decision === 'accepted' && !hunk.stale && governed(file, hunk)) {
+        held += 1;
+      } else {
+        hunk.decision = decision === 'accepted' && !hunk.stale ? 'accepted' : 'rejected';
+      }
     }
   }
+  return { count: held, files: held > 0 ? [file.index] : [] };
 }
 
 /** The decisions still to make in `file`: its pending file operation, the pending hunks of an existing file. */
@@ -176,8 +215,12 @@ export function proposedText(file: FileReview): string {
   return textWith(file, (h) => h.decision !== 'rejected' && !h.stale);
 }
 
-/** What `surehand/reviewed` tells the server: every hunk and file operation with its decision. */
-export function reviewed(proposal: Proposal): ReviewedHunk[] {
+/**
+ * What `surehand/reviewed` tells the server: every hunk and file operation
+ * with its decision, `accepted` only when it is in the buffers (`applied`:
+ * the edit went in; an edit VS Code refused put nothing there).
+ */
+export function reviewed(proposal: Proposal, applied = true): ReviewedHunk[] {
   const out: ReviewedHunk[] = [];
   for (const file of proposal.files) {
     if (file.kind !== 'edit') {
@@ -185,7 +228,7 @@ export function reviewed(proposal: Proposal): ReviewedHunk[] {
         uri: file.uri,
         index: -1,
         label: file.label,
-        accepted: file.operation === 'accepted',
+        accepted: applied && file.operation === 'accepted',
         operation: file.kind,
         ...(file.operationStale ? { stale: true } : {}),
       });
@@ -196,10 +239,49 @@ export function reviewed(proposal: Proposal): ReviewedHunk[] {
         uri: file.uri,
         index: hunk.index,
         label: hunk.label,
-        accepted: applies(hunk),
+        accepted: applied && applies(hunk),
         ...(hunk.stale ? { stale: true } : {}),
       });
     }
   }
   return out;
+}
+
+/** What a task's reviews did, told in its final message: counted over every review of the task. */
+export interface Tally {
+  /** Hunks and file operations now in the buffers. */
+  applied: number;
+  /** Rejected by the person (a repeat of one rejected earlier in the task counts once). */
+  rejected: number;
+  /** Left out because the person typed in their lines (or the file changed unseen). */
+  stale: number;
+  /** The files with something applied, by URI. */
+  readonly files: Set<string>;
+}
+
+export function emptyTally(): Tally {
+  return { applied: 0, rejected: 0, stale: 0, files: new Set() };
+}
+
+/** Count a finished review into `tally`; `applied`: whether its edit went into the buffers. */
+export function countInto(tally: Tally, proposal: Proposal, applied: boolean): void {
+  for (const file of proposal.files) {
+    const items: { accepted: boolean; stale: boolean; refused: boolean }[] = [];
+    if (file.kind !== 'edit') {
+      items.push({ accepted: file.operation === 'accepted', stale: file.operationStale, refused: false });
+    }
+    if (file.kind !== 'create') {
+      file.hunks.forEach((h) => items.push({ accepted: applies(h), stale: h.stale, refused: h.refused === true }));
+    }
+    for (const item of items) {
+      if (item.accepted && applied) {
+        tally.applied += 1;
+        tally.files.add(file.uri);
+      } else if (item.stale) {
+        tally.stale += 1;
+      } else if (!item.refused) {
+        tally.rejected += 1;
+      }
+    }
+  }
 }

@@ -5,6 +5,7 @@
  */
 
 import { lineStarts, positionAt, splitLines } from './text';
+import { visible } from '../visible';
 
 export interface HunkLayout {
   /** The line the hunk's CodeLens sits above. */
@@ -48,9 +49,14 @@ export function hunkSummary(layout: HunkLayout): string {
   return `replace ${lines(removed)} with ${added}`;
 }
 
-/** Added lines as a Markdown ```diff block ("+" before each line), fenced past any backticks in them. */
+/**
+ * Added lines as a Markdown ```diff block ("+" before each line), fenced past
+ * any backticks in them; each line made visible (tabs kept), so a control or
+ * bidi character shows as its escape instead of moving or reordering text.
+ */
 export function addedBlock(lines: readonly string[]): string {
-  const longest = Math.max(2, ...lines.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((r) => r.length))));
+  const shown = lines.map((l) => visible(l, '\t'));
+  const longest = Math.max(2, ...shown.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((r) => r.length))));
   const fence = '`'.repeat(longest + 1);
-  return `${fence}diff\n${lines.map((l) => `+${l}`).join('\n')}\n${fence}`;
+  return `${fence}diff\n${shown.map((l) => `+${l}`).join('\n')}\n${fence}`;
 }

@@ -13,6 +13,15 @@ import { COMMANDS, withKey } from './keys';
 import { hunkLayout, hunkSummary, type HunkLayout } from './layout';
 import type { FileReview, Hunk } from './model';
 import { lineStarts } from './text';
+import { visible, visibleLabel } from '../visible';
+
+/** The marker of a change to a file that changes how tools run. */
+export const GOVERNS_MARK = '$(warning)';
+
+/** The sentence for such a change. */
+export function governsWords(what: string): string {
+  return `changes how tools run: ${visible(what)}; accept it on its own`;
+}
 
 export const ACCEPT = 'surehand.review.accept';
 export const REJECT = 'surehand.review.reject';
@@ -88,17 +97,26 @@ export function lensRows(files: readonly FileReview[], mac: boolean): Map<number
     }
   };
   for (const file of files) {
-    add(0, operationLenses(file, mac));
+    add(0, operationLenses(file, mac).map((spec) => shown(spec)));
     if (file.kind !== 'create') {
       // A new file's hunks go with the file: only an existing file's hunks have lenses of their own.
       const starts = lineStarts(file.text);
       for (const hunk of file.hunks) {
         const layout = hunkLayout(file.text, hunk, starts);
-        add(layout.lensLine, hunkLenses(file, hunk, layout, mac));
+        add(layout.lensLine, hunkLenses(file, hunk, layout, mac).map((spec) => shown(spec)));
       }
     }
   }
   return new Map([...rows].map(([line, specs]) => [line, fitRow(specs)]));
+}
+
+/** A lens with its model-chosen label made visible (and its tooltip). */
+function shown(spec: LensSpec): LensSpec {
+  return {
+    ...spec,
+    ...(spec.label === undefined ? {} : { label: visibleLabel(spec.label) }),
+    ...(spec.tooltip === undefined ? {} : { tooltip: visible(spec.tooltip, '\n') }),
+  };
 }
 
 const OPERATION_WORDS = {
@@ -118,33 +136,47 @@ function operationLenses(file: FileReview, mac: boolean): LensSpec[] {
   const words = OPERATION_WORDS[file.kind];
   const name = decodeURIComponent(file.uri.replace(/[?#].*$/, '').split('/').pop() ?? file.uri);
   const what = `${words.name} ${name}`;
+  const args = [file.index, file.proposal];
+  const mark = file.governs === undefined ? '' : `${GOVERNS_MARK} `;
+  const warning = file.governs === undefined ? undefined : governsWords(file.governs);
   if (file.operation !== 'pending') {
     const done = file.operation === 'accepted' ? 'Accepted' : 'Rejected';
-    const undo = action('Undo', UNDO_FILE, [file.index], undefined, mac);
-    return [{ text: (l) => `${done}: ${l}`, label: what, command: '' }, undo];
+    const undo = action('Undo', UNDO_FILE, args, undefined, mac);
+    return [{ text: (l) => `${mark}${done}: ${l}`, label: what, command: '' }, undo];
   }
   if (file.operationStale) {
     return [
       { text: (l) => `surehand: ${l} — stale: you edited this file; it can only be kept`, label: what, command: '' },
-      action(words.reject, REJECT_FILE, [file.index], COMMANDS.rejectFile, mac),
+      action(words.reject, REJECT_FILE, args, COMMANDS.rejectFile, mac),
     ];
   }
-  const accept = action(words.accept, ACCEPT_FILE, [file.index], COMMANDS.acceptHunk, mac);
-  const reject = action(words.reject, REJECT_FILE, [file.index], COMMANDS.rejectHunk, mac);
+  const accept = action(words.accept, ACCEPT_FILE, args, COMMANDS.acceptHunk, mac);
+  const reject = action(words.reject, REJECT_FILE, args, COMMANDS.rejectHunk, mac);
   if (file.kind === 'rename') {
     // No title: the row is shared with a hunk on the first line, whose lenses carry their own Show Diff.
-    const to = { ...accept, text: (l: string) => `Accept Rename to ${l}`, label: name, tooltip: `${accept.tooltip}\n${file.label}` };
+    const tooltip = [accept.tooltip, file.label, warning].filter(Boolean).join('\n');
+    const to = { ...accept, text: (l: string) => `${mark}Accept Rename to ${l}`, label: name, tooltip };
     return [to, reject];
   }
-  const title: LensSpec = { text: (l) => `surehand: ${l}`, label: what, tooltip: file.label, command: '' };
+  const title: LensSpec = {
+    text: (l, summary) => `${mark}surehand: ${l}${summary === undefined ? '' : ` — ${summary}`}`,
+    label: what,
+    ...(warning === undefined ? {} : { summary: warning }),
+    tooltip: [file.label, warning].filter(Boolean).join('\n'),
+    command: '',
+  };
   return [title, accept, reject, action('Show Diff', SHOW_DIFF, [file.index], undefined, mac)];
 }
 
 function hunkLenses(file: FileReview, hunk: Hunk, layout: HunkLayout, mac: boolean): LensSpec[] {
+  const mark = hunk.governs === undefined ? '' : `${GOVERNS_MARK} `;
+  if (hunk.refused) {
+    return [{ text: (l) => `Rejected earlier in this task: ${l}`, label: hunk.label, command: '' }];
+  }
   if (hunk.decision !== 'pending') {
     const done = hunk.decision === 'accepted' ? 'Accepted' : 'Rejected';
     const undo = action('Undo', UNDO, [hunk.id], undefined, mac);
-    return [{ text: (l) => `${done}: ${l}`, label: hunk.label, command: '' }, undo];
+    return [{ text: (l) => `${mark}${done}: ${l}`, label: hunk.label, command: '' }, undo];
   }
   if (hunk.stale) {
     return [
@@ -156,12 +188,13 @@ function hunkLenses(file: FileReview, hunk: Hunk, layout: HunkLayout, mac: boole
       action('Reject', REJECT, [hunk.id], COMMANDS.rejectHunk, mac),
     ];
   }
+  const keys = `${withKey('Next', COMMANDS.next, mac)}, ${withKey('previous', COMMANDS.previous, mac)}`;
   return [
     {
-      text: (l, summary) => `surehand: ${l}${summary === undefined ? '' : ` — ${summary}`}`,
+      text: (l, summary) => `${mark}surehand: ${l}${summary === undefined ? '' : ` — ${summary}`}`,
       label: hunk.label,
-      summary: hunkSummary(layout),
-      tooltip: `${withKey('Next', COMMANDS.next, mac)}, ${withKey('previous', COMMANDS.previous, mac)}`,
+      summary: hunk.governs === undefined ? hunkSummary(layout) : `${governsWords(hunk.governs)} — ${hunkSummary(layout)}`,
+      tooltip: hunk.governs === undefined ? keys : `${governsWords(hunk.governs)}\n${keys}`,
       command: '',
     },
     action('Accept', ACCEPT, [hunk.id], COMMANDS.acceptHunk, mac),

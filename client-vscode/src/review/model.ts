@@ -42,6 +42,10 @@ export interface Hunk {
   decision: Decision;
   /** The user's typing touched the span: the hunk can only be rejected. */
   stale: boolean;
+  /** What the file governs when it changes how tools run (its annotation says so): accepted one by one only. */
+  readonly governs?: string;
+  /** The person rejected this very hunk earlier in the same task: it stays rejected. */
+  readonly refused?: boolean;
 }
 
 export interface FileReview {
@@ -62,10 +66,38 @@ export interface FileReview {
   operation: Decision;
   /** A file to delete that the user has typed in since: it can only be kept. */
   operationStale: boolean;
+  /** What the file governs when it changes how tools run: its operation and hunks are accepted one by one only. */
+  readonly governs?: string;
+  /** The id of the proposal it belongs to. */
+  readonly proposal: string;
 }
 
 export interface Proposal {
+  /** Unique among the proposals reviewed; the start of every hunk id (lenses of an older review cannot decide this one). */
+  readonly id: string;
   readonly files: FileReview[];
+}
+
+/** The start of the id of a change annotation on a file that changes how tools run (lsp_server/workspace_edit.py). */
+export const GOVERNS_ID = 'surehand-governs-';
+const GOVERNS_DESCRIPTION = 'changes how tools run: ';
+
+/** What a file governs, from its change annotation; undefined for an ordinary file. */
+export function governsOf(edit: WorkspaceEdit, id: string | undefined): string | undefined {
+  if (id === undefined || !id.startsWith(GOVERNS_ID)) {
+    return undefined;
+  }
+  const description = edit.changeAnnotations?.[id]?.description ?? '';
+  const what = description.startsWith(GOVERNS_DESCRIPTION) ? description.slice(GOVERNS_DESCRIPTION.length) : description;
+  return what.trim() || 'how tools run';
+}
+
+export interface ParseOptions {
+  readonly encoding?: Encoding;
+  /** The proposal's id (see `Proposal.id`). */
+  readonly id?: string;
+  /** Whether the person rejected this hunk earlier in the task (it comes back rejected). */
+  readonly refused?: (uri: string, label: string, newText: string) => boolean;
 }
 
 /** The proposal cannot be reviewed as it is; the message says why. */
@@ -96,8 +128,11 @@ export function textSources(edit: WorkspaceEdit): string[] {
 export function parseProposal(
   edit: WorkspaceEdit,
   texts: ReadonlyMap<string, string>,
-  encoding: Encoding = 'utf-16',
+  options: ParseOptions = {},
 ): Proposal {
+  const encoding = options.encoding ?? 'utf-16';
+  const id = options.id ?? '';
+  const governs = (annotation: string | undefined): string | undefined => governsOf(edit, annotation);
   const labelOf = (id: string | undefined, fallback: string): string =>
     (id !== undefined && edit.changeAnnotations?.[id]?.label) || fallback;
   const files: FileReview[] = [];
@@ -115,7 +150,9 @@ export function parseProposal(
     }
     const review: FileReview = {
       ...file,
+      ...(file.governs === undefined ? {} : { governs: file.governs }),
       index: files.length,
+      proposal: id,
       hunks: [],
       operation: file.kind === 'edit' ? 'accepted' : 'pending',
       operationStale: false,
@@ -126,7 +163,9 @@ export function parseProposal(
   };
   for (const change of changesOf(edit)) {
     if (!('textDocument' in change)) {
-      add(operationFile(change, textOf, labelOf));
+      const operation = operationFile(change, textOf, labelOf);
+      const what = governs(change.annotationId);
+      add(what === undefined ? operation : { ...operation, governs: what });
       continue;
     }
     const uri = change.textDocument.uri;
@@ -143,12 +182,12 @@ export function parseProposal(
     if (file.hunks.length > 0 || file.kind === 'delete') {
       throw new ProposalError(`The proposal changes ${uri} more than once.`);
     }
-    file.hunks.push(...hunksOf(file, change, labelOf, encoding));
+    file.hunks.push(...hunksOf(file, change, labelOf, encoding, id, governs, options.refused));
   }
-  return { files };
+  return { id, files };
 }
 
-type NewFile = Omit<FileReview, 'index' | 'hunks' | 'operation' | 'operationStale'>;
+type NewFile = Omit<FileReview, 'index' | 'hunks' | 'operation' | 'operationStale' | 'proposal'>;
 
 function operationFile(
   change: CreateFile | DeleteFile | RenameFile,
@@ -184,6 +223,9 @@ function hunksOf(
   change: TextDocumentEdit,
   labelOf: (id: string | undefined, fallback: string) => string,
   encoding: Encoding,
+  prefix: string,
+  governs: (annotation: string | undefined) => string | undefined,
+  refused: ParseOptions['refused'],
 ): Hunk[] {
   const starts = lineStarts(file.text);
   const spans = change.edits.map((edit: TextEdit, index) => ({
@@ -200,16 +242,23 @@ function hunksOf(
     }
     previousEnd = span.end;
   }
-  return spans.map(({ edit, index, start, end }) => ({
-    id: `${file.index}.${index}`,
-    file: file.index,
-    index,
-    label: labelOf(edit.annotationId, file.label),
-    start,
-    end,
-    oldText: file.text.slice(start, end),
-    newText: edit.newText,
-    decision: file.kind === 'create' ? file.operation : 'pending',
-    stale: false,
-  }));
+  return spans.map(({ edit, index, start, end }) => {
+    const label = labelOf(edit.annotationId, file.label);
+    const what = governs(edit.annotationId) ?? file.governs;
+    const again = file.kind !== 'create' && refused !== undefined && refused(file.uri, label, edit.newText);
+    return {
+      id: `${prefix}${file.index}.${index}`,
+      file: file.index,
+      index,
+      label,
+      start,
+      end,
+      oldText: file.text.slice(start, end),
+      newText: edit.newText,
+      decision: file.kind === 'create' ? file.operation : again ? 'rejected' : 'pending',
+      stale: false,
+      ...(what === undefined ? {} : { governs: what }),
+      ...(again ? { refused: true } : {}),
+    };
+  });
 }

@@ -10,8 +10,12 @@
  *
  * - a change ending exactly where a hunk starts touches it (it edits the
  *   first line the hunk replaces, or joins it to the line above);
- * - a change starting exactly where a hunk ends does not, unless the hunk
- *   is an insertion (an empty span), where any change at its point does.
+ * - a change starting exactly where a hunk ends does not when the hunk ends
+ *   at the start of a line (after a line break: the change is on the next
+ *   line); it does when the hunk ends inside a line (the end of a last line
+ *   without a final newline, a line end before its CRLF), since the change
+ *   is on the hunk's own last line, and when the hunk is an insertion (an
+ *   empty span), where any change at its point does.
  */
 
 import type { FileReview } from './model';
@@ -35,13 +39,13 @@ export interface Shifted extends Span {
  * Where `span` is after `change` (the text's `[from, to)` replaced by
  * `inserted` characters), and whether the change touched it.
  */
-export function shiftSpan(span: Span, from: number, to: number, inserted: number): Shifted {
+export function shiftSpan(span: Span, from: number, to: number, inserted: number, endsAtLineStart = true): Shifted {
   const delta = inserted - (to - from);
   if (to < span.start) {
     return { start: span.start + delta, end: span.end + delta, touched: false };
   }
   const insertion = span.start === span.end;
-  if (from > span.end || (from === span.end && !insertion)) {
+  if (from > span.end || (from === span.end && !insertion && endsAtLineStart)) {
     return { ...span, touched: false };
   }
   // Touched: keep the span over what is left of it, for showing.
@@ -56,9 +60,10 @@ export function followChanges(file: FileReview, changes: readonly TextChange[]):
     const starts = lineStarts(file.text);
     const from = offsetAt(file.text, change.range.start, 'utf-16', starts);
     const to = Math.max(from, offsetAt(file.text, change.range.end, 'utf-16', starts));
-    file.text = file.text.slice(0, from) + change.text + file.text.slice(to);
+    const before = file.text;
+    file.text = before.slice(0, from) + change.text + before.slice(to);
     for (const hunk of file.hunks) {
-      const moved = shiftSpan(hunk, from, to, change.text.length);
+      const moved = shiftSpan(hunk, from, to, change.text.length, atLineStart(before, hunk.end));
       hunk.start = moved.start;
       hunk.end = moved.end;
       if (moved.touched && !hunk.stale) {
@@ -75,4 +80,13 @@ export function followChanges(file: FileReview, changes: readonly TextChange[]):
       }
     }
   }
+}
+
+/** Whether `offset` starts a line of `text` (the start of the text, or right after a whole line break). */
+export function atLineStart(text: string, offset: number): boolean {
+  if (offset <= 0) {
+    return true;
+  }
+  const previous = text[offset - 1];
+  return previous === '\n' || (previous === '\r' && text[offset] !== '\n');
 }

@@ -21,6 +21,8 @@ const ICONS: Record<NodeState, vscode.ThemeIcon> = {
   partly: new vscode.ThemeIcon('pass'),
 };
 
+const GOVERNS_ICON = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+
 export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -79,7 +81,8 @@ export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.
     item.id = `${node.kind}:${node.file}:${node.hunk ?? ''}`;
     item.description = node.description;
     item.tooltip = `${node.label} — ${node.description}`;
-    item.iconPath = ICONS[node.state];
+    // A pending change to a file that changes how tools run carries the warning icon.
+    item.iconPath = node.governs !== undefined && node.state === 'pending' ? GOVERNS_ICON : ICONS[node.state];
     item.contextValue = `surehand.${node.kind}.${node.state}`;
     item.command = { title: 'Show', command: REVEAL, arguments: [node.file, node.hunk] };
     return item;

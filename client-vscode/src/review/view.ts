@@ -20,7 +20,9 @@ import * as vscode from 'vscode';
 import type { Review, ReviewController } from './controller';
 import { addedBlock, hunkLayout, hunkSummary } from './layout';
 import type { FileReview, Hunk } from './model';
+import { governsWords } from './lensText';
 import { lineStarts } from './text';
+import { visible } from '../visible';
 
 const COMMENT_CONTROLLER = 'surehand-review';
 
@@ -183,10 +185,13 @@ function threadSpecs(uri: vscode.Uri, file: FileReview, threads: Map<string, Thr
   }
 }
 
-function threadLabel(hunk: Hunk, summary: string): string {
+/** The thread's head: the label made visible, and the warning for a file that changes how tools run. */
+export function threadLabel(hunk: Hunk, summary: string): string {
+  const label = visible(hunk.label);
+  const governs = hunk.governs === undefined ? '' : ` ⚠ ${governsWords(hunk.governs)}`;
   if (hunk.stale) {
-    return `stale (you edited these lines): ${hunk.label}`;
+    return `stale (you edited these lines): ${label}${governs}`;
   }
   const state = hunk.decision === 'accepted' ? 'accepted: ' : '';
-  return `surehand: ${state}${hunk.label} (${summary})`;
+  return `surehand: ${state}${label} (${summary})${governs}`;
 }
