@@ -105,7 +105,7 @@ class Overlay:
 
     def relative(self, path: str) -> str:
         """``path`` as a clean relative POSIX path inside the root, or ``PathRefused``."""
-        candidate = path.strip()
+        candidate = path.strip(" ")  # a control character is refused by the rule, not dropped
         if Path(candidate).is_absolute():
             absolute = Path(candidate).resolve()
             if not absolute.is_relative_to(self.root):

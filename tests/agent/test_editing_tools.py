@@ -252,3 +252,29 @@ def test_spec_files_are_strict_schemas(name: str):
     assert spec.parameters["additionalProperties"] is False
     assert sorted(spec.parameters["required"]) == sorted(spec.parameters["properties"])
     json.dumps(spec.parameters)
+
+
+HIDDEN_NAME = "evil.py\x1b[2K\x1b[1GREADME.md"
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        (create_file, {"path": HIDDEN_NAME, "content": "x = 1\n", "description": "d"}),
+        (edit, {**FIX_ADD, "path": "calc.py\u202e"}),
+        (view_file, {"path": "calc\u200b.py"}),
+        (delete_file, {"path": "calc.py\r", "description": "d"}),
+        (
+            apply_patch,
+            {
+                "patch": f"*** Begin Patch\n*** Add File: {HIDDEN_NAME}\n+x = 1\n*** End Patch\n",
+                "description": "d",
+            },
+        ),
+    ],
+)
+def test_every_tool_refuses_a_path_that_would_not_show_as_what_it_is(tool, args, ctx: ToolContext):
+    message = refusal(tool, ctx, **args)
+    assert "control or invisible character" in message
+    assert ctx.overlay.staged == {}
+    assert sorted(p.name for p in ctx.overlay.root.iterdir()) == [".git", "calc.py"]
