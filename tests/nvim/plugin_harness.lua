@@ -162,6 +162,8 @@ local function snapshot(name)
   snap.current = relative(vim.api.nvim_buf_get_name(0))
   snap.lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
   snap.selects = #out.selects
+  snap.banner = require('surehand.banner').shown() or vim.NIL
+  snap.messages_area = vim.trim(vim.fn.execute('messages'))
   snap.cursor = vim.api.nvim_win_get_cursor(0)
   table.insert(out.snapshots, snap)
 end
@@ -269,7 +271,19 @@ function STEPS.sleep(step)
   vim.wait(step.ms)
 end
 
+--- Every message surehand said, whole (what `:SurehandMessages` shows).
+local function said()
+  local ok, say = pcall(require, 'surehand.say')
+  if not ok then
+    return {}
+  end
+  return vim.tbl_map(function(m)
+    return m.text
+  end, say.kept())
+end
+
 local function finish(code)
+  out.said = said()
   vim.fn.writefile({ vim.json.encode(out) }, spec.result)
   require('surehand.server').stop()
   vim.wait(3000, function()
@@ -310,6 +324,7 @@ local function main()
   end
   out.status = require('surehand').status()
 end
+
 
 local ok, err = xpcall(main, debug.traceback)
 if not ok then

@@ -45,7 +45,7 @@ end
 
 --- A read-only scratch buffer showing a new file's proposed content.
 function M.preview(uri, content)
-  local name = 'surehand://new/' .. M.relative(uri)
+  local name = 'surehand://new/' .. require('surehand.visible').line(M.relative(uri))
   local existing = vim.fn.bufnr(name)
   local bufnr = existing ~= -1 and existing or vim.api.nvim_create_buf(true, true)
   vim.api.nvim_buf_set_name(bufnr, name)
@@ -53,7 +53,8 @@ function M.preview(uri, content)
   vim.bo[bufnr].bufhidden = 'hide'
   vim.bo[bufnr].swapfile = false
   vim.bo[bufnr].modifiable = true
-  local lines = require('surehand.text').split_lines(content)
+  -- A preview of model-chosen text: control and bidi characters as escapes.
+  local lines = vim.tbl_map(require('surehand.visible').code, require('surehand.text').split_lines(content))
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
   vim.bo[bufnr].modifiable = false
   vim.bo[bufnr].modified = false

@@ -38,6 +38,8 @@ local COMMANDS = {
   SurehandReject = { function() decisions().decide_here('rejected') end, { desc = 'Reject the change at the cursor' } },
   SurehandAcceptAll = { function() decisions().decide_all('accepted') end, { desc = 'Accept every change left' } },
   SurehandRejectAll = { function() decisions().decide_all('rejected') end, { desc = 'Reject every change left' } },
+  SurehandAcceptFile = { function() decisions().decide_file('accepted') end, { desc = 'Accept every change left in this file' } },
+  SurehandRejectFile = { function() decisions().decide_file('rejected') end, { desc = 'Reject every change left in this file' } },
   SurehandUndo = { function() decisions().undo() end, { desc = 'Take back the last review decision' } },
   SurehandNext = { function() decisions().next(1) end, { desc = 'Go to the next change to decide' } },
   SurehandPrev = { function() decisions().next(-1) end, { desc = 'Go to the previous change to decide' } },
@@ -46,7 +48,7 @@ local COMMANDS = {
     function()
       local open = review().current()
       if open == nil then
-        return vim.notify('surehand: no review is open', vim.log.levels.WARN)
+        return require('surehand.say').say('surehand: no review is open', vim.log.levels.WARN)
       end
       require('surehand.list').update(open, false)
       require('surehand.list').open()
@@ -54,6 +56,7 @@ local COMMANDS = {
     { desc = 'The review list: each changed file and its state' },
   },
   SurehandApprove = { function() require('surehand.approve').now() end, { desc = "Answer surehand's waiting question" } },
+  SurehandMessages = { function() require('surehand.say').show() end, { desc = "The whole text of surehand's recent messages" } },
 }
 
 function M.define()

@@ -31,8 +31,6 @@ M.defaults = {
     -- (never while you are typing in insert mode).
     jump = false,
   },
-  -- How long an approval waits for you to stop typing before it asks (ms).
-  approval_idle_ms = 600,
 }
 
 M.options = vim.deepcopy(M.defaults)

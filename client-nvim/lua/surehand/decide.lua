@@ -51,8 +51,13 @@ function M.decide_hunk(proposal, id, decision)
   return true
 end
 
---- Decide `file`'s pending operation and hunks; what is stale can only be rejected.
+--- Decide `file`'s pending operation and hunks; what is stale can only be
+--- rejected, and a file that changes how tools run is never accepted in bulk
+--- (it is accepted one item at a time): returns how many it left pending.
 local function decide_pending(file, decision)
+  if decision == 'accepted' and file.governs then
+    return M.pending_in(file)
+  end
   if file.kind ~= 'edit' and file.operation == 'pending' then
     file.operation = (decision == 'accepted' and not file.operation_stale) and 'accepted' or 'rejected'
     if file.kind == 'create' then
@@ -66,24 +71,29 @@ local function decide_pending(file, decision)
       hunk.decision = (decision == 'accepted' and not hunk.stale) and 'accepted' or 'rejected'
     end
   end
+  return 0
 end
 
---- Decide everything still pending (accepting leaves out what can only be rejected).
+--- Decide everything still pending (accepting leaves out what can only be
+--- rejected, and leaves pending the files that change how tools run).
+---@return integer held how many decisions were left pending (governing files)
 function M.decide_all(proposal, decision)
+  local held = 0
   for _, file in ipairs(proposal.files) do
-    decide_pending(file, decision)
+    held = held + decide_pending(file, decision)
   end
+  return held
 end
 
 --- Decide a whole file: its operation and every pending hunk.
----@return boolean changed
+---@return boolean changed, integer held
 function M.decide_file(proposal, index, decision)
   local file = proposal.files[index]
   if file == nil or M.pending_in(file) == 0 then
-    return false
+    return false, 0
   end
-  decide_pending(file, decision)
-  return true
+  local held = decide_pending(file, decision)
+  return held == 0, held
 end
 
 --- The decisions still to make in `file`.

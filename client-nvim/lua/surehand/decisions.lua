@@ -4,11 +4,12 @@
 local decide = require('surehand.decide')
 local navigate = require('surehand.navigate')
 local review_ = require('surehand.review')
+local say = require('surehand.say').say
 
 local M = {}
 
 local function log(message, level)
-  vim.notify('surehand: ' .. message, level or vim.log.levels.INFO)
+  say('surehand: ' .. message, level or vim.log.levels.INFO)
 end
 
 local function record(review)
@@ -64,6 +65,7 @@ function M.decide_here(decision)
   end
   table.insert(review.history, before)
   review_.update(review)
+  log(('%s · %s'):format(decision, review_.left_words(review)))
   if not review.finishing then
     M.reveal(navigate.stop_after(review.proposal, here))
   end
@@ -76,8 +78,34 @@ function M.decide_all(decision)
     return log('no review is open', vim.log.levels.WARN)
   end
   record(review)
-  decide.decide_all(review.proposal, decision)
+  local held = decide.decide_all(review.proposal, decision)
   review_.update(review)
+  if held > 0 then
+    log(('%d change%s to files that change how tools run left to accept one by one (%s)'):format(
+      held,
+      held == 1 and '' or 's',
+      require('surehand.config').options.keymaps.next or ':SurehandNext'
+    ), vim.log.levels.WARN)
+    M.reveal(navigate.next_stop(review.proposal, nil, 1))
+  end
+end
+
+--- Decide every pending change of the file at the cursor.
+function M.decide_file(decision)
+  local review = review_.current()
+  local file = M.file_here()
+  if review == nil or file == nil then
+    return log('no review is open', vim.log.levels.WARN)
+  end
+  local before = decide.snapshot(review.proposal)
+  local changed, held = decide.decide_file(review.proposal, file.index, decision)
+  if changed then
+    table.insert(review.history, before)
+  end
+  review_.update(review)
+  if held > 0 then
+    log(('this file changes how tools run: accept its %d change%s one by one'):format(held, held == 1 and '' or 's'), vim.log.levels.WARN)
+  end
 end
 
 --- Take back the last decision of the open review.

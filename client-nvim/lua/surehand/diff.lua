@@ -2,6 +2,7 @@
 --- now against the text with every change that may still be accepted).
 local buffers = require('surehand.buffers')
 local decide = require('surehand.decide')
+local say = require('surehand.say').say
 
 local M = {}
 
@@ -18,16 +19,17 @@ function M.text(file)
     return (s:gsub('\r\n', '\n'))
   end
   local body = vim.diff(lf(before), lf(after), { result_type = 'unified', ctxlen = 3 }) --[[@as string]]
-  local head = ('--- %s\n+++ %s\n'):format(buffers.relative(old_name), buffers.relative(new_name))
+  local shown = require('surehand.visible').line
+  local head = ('--- %s\n+++ %s\n'):format(shown(buffers.relative(old_name)), shown(buffers.relative(new_name)))
   return head .. body
 end
 
 function M.open()
   local file = require('surehand.decisions').file_here()
   if file == nil then
-    return vim.notify('surehand: no review is open', vim.log.levels.WARN)
+    return say('surehand: no review is open', vim.log.levels.WARN)
   end
-  local name = 'surehand://diff/' .. buffers.relative(file.uri)
+  local name = 'surehand://diff/' .. require('surehand.visible').line(buffers.relative(file.uri))
   local bufnr = vim.fn.bufnr(name)
   if bufnr == -1 then
     bufnr = vim.api.nvim_create_buf(false, true)
@@ -36,7 +38,8 @@ function M.open()
   vim.bo[bufnr].buftype = 'nofile'
   vim.bo[bufnr].bufhidden = 'wipe'
   vim.bo[bufnr].modifiable = true
-  local lines = vim.split(M.text(file), '\n', { plain = true })
+  -- A diff line shows what the bytes are: control and bidi characters as escapes.
+  local lines = vim.tbl_map(require('surehand.visible').code, vim.split(M.text(file), '\n', { plain = true }))
   if lines[#lines] == '' then
     table.remove(lines)
   end

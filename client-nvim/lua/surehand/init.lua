@@ -8,8 +8,11 @@ function M.setup(opts)
   M.load()
   local config = require('surehand.config')
   config.setup(opts)
-  vim.lsp.config('surehand', require('surehand.server').config())
-  if config.options.enable then
+  local server = require('surehand.server')
+  vim.lsp.config('surehand', server.config())
+  -- A missing server is said once, in one line (Neovim's own message is
+  -- longer than a line and would stop at "Press ENTER").
+  if config.options.enable and server.missing() == nil then
     vim.lsp.enable('surehand')
   end
 end
@@ -22,7 +25,7 @@ function M.load()
   vim.g.loaded_surehand = true
   require('surehand.commands').define()
   require('surehand.render').define_highlights()
-  require('surehand.approve').listen()
+  require('surehand.say').quiet_core()
   local group = vim.api.nvim_create_augroup('surehand', { clear = true })
   vim.api.nvim_create_autocmd('ColorScheme', {
     group = group,

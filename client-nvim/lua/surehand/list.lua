@@ -4,6 +4,7 @@
 local buffers = require('surehand.buffers')
 local decide = require('surehand.decide')
 local navigate = require('surehand.navigate')
+local visible = require('surehand.visible')
 
 local M = {}
 
@@ -47,7 +48,10 @@ function M.entries(review)
   for _, file in ipairs(review.proposal.files) do
     local kind = KIND[file.kind]
     if file.kind == 'rename' then
-      kind = 'rename → ' .. buffers.relative(file.uri)
+      kind = 'rename → ' .. visible.line(buffers.relative(file.uri))
+    end
+    if file.governs then
+      kind = '⚑ ' .. kind
     end
     local line = 1
     for _, stop in ipairs(navigate.pending_stops(review.proposal)) do
@@ -62,7 +66,12 @@ function M.entries(review)
       filename = (bufnr and vim.api.nvim_buf_is_valid(bufnr)) and nil or vim.uri_to_fname(file.text_uri),
       lnum = line,
       col = 1,
-      text = ('[%s] %s: %s'):format(kind, M.state(file), file.label),
+      text = ('[%s] %s: %s%s'):format(
+        kind,
+        M.state(file),
+        visible.line(file.label),
+        file.governs and (' (⚑ %s: accept on its own)'):format(visible.line(file.governs)) or ''
+      ),
     }
   end
   return items

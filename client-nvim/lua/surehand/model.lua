@@ -15,6 +15,11 @@ local text = require('surehand.text')
 
 local M = {}
 
+--- The start of the id of a change annotation on a file that changes how
+--- tools run (lsp_server/workspace_edit.py); its description says what.
+M.GOVERNS_ID = 'surehand-governs-'
+local GOVERNS_DEFAULT = 'changes how tools run'
+
 ---@alias surehand.Decision 'pending'|'accepted'|'rejected'
 
 ---@class surehand.Hunk
@@ -40,6 +45,8 @@ local M = {}
 ---@field hunks surehand.Hunk[]
 ---@field operation surehand.Decision  always 'accepted' for a plain edit
 ---@field operation_stale boolean      a file to delete typed in since: it can only be kept
+---@field governs string?  the server's sentence when the file changes how tools run
+---                       ("changes how tools run: <what>"): accepted only on its own
 
 ---@class surehand.Proposal
 ---@field files surehand.FileReview[]
@@ -111,6 +118,18 @@ function M.parse(edit, texts, encoding)
     end
     return found
   end
+  --- The sentence of a governing annotation, nil for any other.
+  local function governs_of(id)
+    if type(id) ~= 'string' or id:sub(1, #M.GOVERNS_ID) ~= M.GOVERNS_ID then
+      return nil
+    end
+    local annotation = annotations[id]
+    local description = annotation and nonnull(annotation.description)
+    if type(description) == 'string' and description:match('^' .. GOVERNS_DEFAULT) then
+      return description
+    end
+    return GOVERNS_DEFAULT
+  end
   local files, by_uri = {}, {}
   local function add(file)
     if by_uri[file.uri] then
@@ -123,6 +142,9 @@ function M.parse(edit, texts, encoding)
     files[#files + 1] = file
     by_uri[file.uri] = file
     return file
+  end
+  local function flag(file, id)
+    file.governs = file.governs or governs_of(id)
   end
   for _, change in ipairs(changes_of(edit)) do
     local id = nonnull(change.annotationId)
@@ -150,8 +172,15 @@ function M.parse(edit, texts, encoding)
         error(('The proposal changes %s more than once.'):format(uri), 0)
       end
       M.add_hunks(file, edits, label_of, encoding)
+      for _, e in ipairs(edits) do
+        flag(file, nonnull(e.annotationId))
+      end
     else
       error('The proposal holds a change of an unknown kind.', 0)
+    end
+    local file = by_uri[change.newUri or change.uri or (change.textDocument and change.textDocument.uri)]
+    if file then
+      flag(file, id)
     end
   end
   return { files = files }

@@ -76,23 +76,25 @@ local function contains(list, value)
   return vim.tbl_contains(list, value)
 end
 
---- The pending decision the keys act on: the one whose lines hold the cursor,
---- else the next one below it in the same buffer, else the first one in it.
+--- The pending decision the keys act on: the first (in review order) whose
+--- label is on the cursor's line (the one whose label shows the keys: a file
+--- operation before a hunk on the same line), else the one whose lines hold
+--- the cursor, else the next one below it in the same buffer, else the
+--- first one in it.
 ---@param cursor {files: integer[], line: integer}
 function M.stop_at(proposal, cursor)
   local here = vim.tbl_filter(function(s)
     return contains(cursor.files, s.file)
   end, M.pending_stops(proposal))
-  local under = vim.tbl_filter(function(s)
-    return s.line <= cursor.line and cursor.line <= s.last_line
-  end, here)
-  for _, s in ipairs(under) do
-    if s.hunk then -- a hunk under the cursor wins over a file operation on the same line
+  for _, s in ipairs(here) do
+    if s.line == cursor.line then
       return s
     end
   end
-  if under[1] then
-    return under[1]
+  for _, s in ipairs(here) do
+    if s.line <= cursor.line and cursor.line <= s.last_line then
+      return s
+    end
   end
   for _, s in ipairs(here) do
     if s.line > cursor.line then

@@ -6,11 +6,17 @@
 ---   with the keys that decide it; a stale hunk's label says it can only be
 ---   rejected (`SurehandStale`);
 --- - a new file: its preview buffer, every line added; a file to delete:
----   every line removed; a rename: a label on the first line.
+---   every line removed; a rename: a label on the first line;
+--- - a file that changes how tools run: every label of it starts with ⚑ and
+---   says what it governs (`SurehandGoverns`), with "accept on its own".
+--- Every model-chosen string (labels, paths, added code) is shown through
+--- `surehand.visible`: control and bidi characters as escapes. The key hint
+--- shows only on the label the keys decide from that line.
 local config = require('surehand.config')
 local navigate = require('surehand.navigate')
 local text = require('surehand.text')
 local buffers = require('surehand.buffers')
+local visible = require('surehand.visible')
 
 local M = {}
 
@@ -23,7 +29,10 @@ local LINKS = {
   SurehandStale = 'DiagnosticWarn',
   SurehandAccepted = 'DiagnosticOk',
   SurehandRejected = 'Comment',
+  SurehandGoverns = 'DiagnosticError',
 }
+
+M.GOVERNS_MARK = '⚑'
 
 function M.define_highlights()
   for group, link in pairs(LINKS) do
@@ -44,7 +53,19 @@ end
 
 local function expand(line, bufnr)
   local ts = vim.bo[bufnr].tabstop
-  return (line:gsub('\t', string.rep(' ', ts)))
+  return (visible.code(line):gsub('\t', string.rep(' ', ts)))
+end
+
+--- " ⚑ changes how tools run: <what> (accept on its own)" for a governing file, else ''.
+local function governs(file)
+  if not file.governs then
+    return ''
+  end
+  return ('  %s %s (accept on its own)'):format(M.GOVERNS_MARK, visible.line(file.governs))
+end
+
+local function head_group(file, group)
+  return file.governs and 'SurehandGoverns' or group
 end
 
 local function clamp(bufnr, line)
@@ -84,28 +105,32 @@ local function added_lines(bufnr, layout, group)
   })
 end
 
-local function draw_hunk(bufnr, file, hunk, starts)
+local function draw_hunk(bufnr, file, hunk, starts, keyed)
   local layout = navigate.layout(file.text, hunk, starts)
   local what = navigate.summary(layout)
+  local name = visible.line(hunk.label)
+  local mark = file.governs and (M.GOVERNS_MARK .. ' ') or ''
   if hunk.decision == 'rejected' then
-    label(bufnr, layout.label_line, { { ('  ✗ surehand: rejected: %s'):format(hunk.label), 'SurehandRejected' } })
+    label(bufnr, layout.label_line, { { ('  ✗ %ssurehand: rejected: %s'):format(mark, name), 'SurehandRejected' } })
     return
   end
   if layout.removed then
     whole_lines(bufnr, layout.removed.start, layout.removed.stop, 'SurehandRemoved')
   end
+  local hint = keyed[hunk.id] and keys(hunk.stale and { 'reject' } or { 'accept', 'reject' }) or ''
   if hunk.stale then
     label(bufnr, layout.label_line, {
-      { ('  ⚠ surehand: stale, you typed here: %s%s'):format(hunk.label, keys({ 'reject' })), 'SurehandStale' },
+      { ('  ⚠ %ssurehand: stale, you typed here: %s%s'):format(mark, name, hint), 'SurehandStale' },
     })
     return
   end
   added_lines(bufnr, layout, 'SurehandAdded')
   if hunk.decision == 'accepted' then
-    label(bufnr, layout.label_line, { { ('  ✓ surehand: accepted: %s'):format(hunk.label), 'SurehandAccepted' } })
+    label(bufnr, layout.label_line, { { ('  ✓ %ssurehand: accepted: %s'):format(mark, name), 'SurehandAccepted' } })
   else
     label(bufnr, layout.label_line, {
-      { ('  ◆ surehand: %s (%s)%s'):format(hunk.label, what, keys({ 'accept', 'reject' })), 'SurehandLabel' },
+      { ('  ◆ %ssurehand: %s (%s)%s'):format(mark, name, what, hint), head_group(file, 'SurehandLabel') },
+      file.governs and { governs(file), 'SurehandGoverns' } or nil,
     })
   end
 end
@@ -114,23 +139,46 @@ local OPERATION = { create = 'new file', delete = 'delete', rename = 'rename to'
 
 local function operation_label(bufnr, file)
   local state = file.operation
-  local name = buffers.relative(file.uri)
-  local head = ('%s %s: %s'):format(OPERATION[file.kind], name, file.label)
+  local name = visible.line(buffers.relative(file.uri))
+  local what = visible.line(file.label)
+  local head = ('%s %s: %s'):format(OPERATION[file.kind], name, what)
   if file.kind == 'create' then
     local lines = #text.split_lines(require('surehand.decide').text_with(file, function()
       return true
     end))
-    head = ('new file %s (%d line%s): %s'):format(name, lines, lines == 1 and '' or 's', file.label)
+    head = ('new file %s (%d line%s): %s'):format(name, lines, lines == 1 and '' or 's', what)
   end
+  local mark = file.governs and (M.GOVERNS_MARK .. ' ') or ''
   if state == 'pending' and file.operation_stale then
-    label(bufnr, 0, { { ('  ⚠ surehand: %s: you typed in it, it can only be kept%s'):format(head, keys({ 'reject' })), 'SurehandStale' } })
+    local words = ('  ⚠ %ssurehand: %s: you typed in it, it can only be kept%s'):format(mark, head, keys({ 'reject' }))
+    label(bufnr, 0, { { words, 'SurehandStale' } })
   elseif state == 'pending' then
-    label(bufnr, 0, { { ('  ◆ surehand: %s%s'):format(head, keys({ 'accept', 'reject' })), 'SurehandLabel' } })
+    label(bufnr, 0, {
+      { ('  ◆ %ssurehand: %s%s'):format(mark, head, keys({ 'accept', 'reject' })), head_group(file, 'SurehandLabel') },
+      file.governs and { governs(file), 'SurehandGoverns' } or nil,
+    })
   elseif state == 'accepted' then
-    label(bufnr, 0, { { '  ✓ surehand: accepted: ' .. head, 'SurehandAccepted' } })
+    label(bufnr, 0, { { ('  ✓ %ssurehand: accepted: '):format(mark) .. head, 'SurehandAccepted' } })
   else
-    label(bufnr, 0, { { '  ✗ surehand: rejected: ' .. head, 'SurehandRejected' } })
+    label(bufnr, 0, { { ('  ✗ %ssurehand: rejected: '):format(mark) .. head, 'SurehandRejected' } })
   end
+end
+
+--- The pending hunks whose label carries the key hint: the one the keys
+--- decide with the cursor on its label's line (a pending file operation on
+--- the same line comes first and takes the hint).
+local function keyed_hunks(file)
+  local keyed, taken = {}, {}
+  if file.kind ~= 'edit' and file.operation == 'pending' then
+    taken[0] = true
+  end
+  for _, stop in ipairs(navigate.pending_stops({ files = { file } })) do
+    if stop.hunk and not taken[stop.line] then
+      taken[stop.line] = true
+      keyed[stop.hunk] = true
+    end
+  end
+  return keyed
 end
 
 --- Draw `files` (the ones a buffer shows) on `bufnr`, replacing what was drawn.
@@ -153,8 +201,9 @@ function M.draw(bufnr, files)
         operation_label(bufnr, file)
       end
       local starts = text.line_starts(file.text)
+      local keyed = keyed_hunks(file)
       for _, hunk in ipairs(file.hunks) do
-        draw_hunk(bufnr, file, hunk, starts)
+        draw_hunk(bufnr, file, hunk, starts, keyed)
       end
     end
   end

@@ -18,6 +18,7 @@ local model = require('surehand.model')
 local navigate = require('surehand.navigate')
 local render = require('surehand.render')
 local shift = require('surehand.shift')
+local say = require('surehand.say').say
 local status = require('surehand.status')
 
 local M = {}
@@ -27,13 +28,72 @@ M.REVIEWED = 'surehand/reviewed'
 ---@type table?
 local current = nil
 local waiting = {} ---@type thread[]
+--- What the person rejected in this task's reviews: never offered again in it.
+local rejected = {} ---@type table<string, boolean>
+
+local function hunk_key(file, hunk)
+  return table.concat({ 'hunk', file.uri, hunk.old_text, hunk.new_text }, '\0')
+end
+
+local function operation_key(file)
+  return table.concat({ file.kind, file.text_uri, file.uri }, '\0')
+end
+
+--- A task starts: what was rejected before may be proposed again.
+function M.new_task()
+  rejected = {}
+end
+
+local function remember_rejected(proposal)
+  for _, file in ipairs(proposal.files) do
+    if file.kind ~= 'edit' and file.operation == 'rejected' then
+      rejected[operation_key(file)] = true
+    end
+    for _, hunk in ipairs(file.hunks) do
+      if not decide.applies(hunk) and (file.kind ~= 'create' or file.operation == 'rejected') then
+        rejected[hunk_key(file, hunk)] = true
+      end
+    end
+  end
+end
+
+--- Mark what this task already rejected as rejected again (and say so): a
+--- "no" is final for the task, whatever the server proposes after it.
+local function reject_again(proposal)
+  local again = 0
+  for _, file in ipairs(proposal.files) do
+    if file.kind ~= 'edit' and rejected[operation_key(file)] then
+      decide.decide_operation(proposal, file.index, 'rejected')
+      again = again + 1
+    end
+    if file.kind ~= 'create' then
+      for _, hunk in ipairs(file.hunks) do
+        if rejected[hunk_key(file, hunk)] and hunk.decision == 'pending' then
+          hunk.decision = 'rejected'
+          hunk.again = true
+          again = again + 1
+        end
+      end
+    end
+  end
+  return again
+end
 
 function M.current()
   return current
 end
 
 local function log(message, level)
-  vim.notify('surehand: ' .. message, level or vim.log.levels.INFO)
+  say('surehand: ' .. message, level or vim.log.levels.INFO)
+end
+
+--- "3 hunks, 1 rename left" (or "nothing left") for the open review.
+function M.left_words(review)
+  local pending = decide.pending_summary(review.proposal)
+  if decide.is_settled(review.proposal) then
+    return 'nothing left to decide'
+  end
+  return status.pending_words(pending) .. ' left'
 end
 
 --- The files `bufnr` shows.
@@ -181,6 +241,7 @@ local function start(proposal, client, co)
       review.shown[file.index] = assert(buffers.load(file.text_uri))
     end
   end
+  review.again = reject_again(proposal)
   current = review
   local watched = {}
   for _, bufnr in pairs(review.shown) do
@@ -194,12 +255,13 @@ local function start(proposal, client, co)
   end
   M.update(review)
   pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'SurehandReview', modeline = false })
-  local words = status.pending_words(decide.pending_summary(proposal))
-  log(('review %s in %d file%s (%s next, :SurehandList)'):format(
-    words,
+  -- No count here: it would stay on the message line while the statusline
+  -- counts down; each decision says what is left.
+  log(('a review is open in %d file%s (%s next, :SurehandList)%s'):format(
     #proposal.files,
     #proposal.files == 1 and '' or 's',
-    require('surehand.config').options.keymaps.next or ':SurehandNext'
+    require('surehand.config').options.keymaps.next or ':SurehandNext',
+    review.again > 0 and ('; %d you rejected before stay rejected'):format(review.again) or ''
   ))
   return review
 end
@@ -296,6 +358,8 @@ finish = function(review)
     log(buffers.relative(uri) .. ': the buffer does not hold exactly the accepted text.', vim.log.levels.ERROR)
   end
   list.update(review, true)
+  require('surehand.outcome').record(review.proposal)
+  remember_rejected(review.proposal)
   local hunks = decide.reviewed(review.proposal)
   local client = review.client_id and vim.lsp.get_client_by_id(review.client_id)
   if client and not review.orphaned then

@@ -2,6 +2,7 @@
 --- the review capability and the handlers that make the review ours), the
 --- commands it runs, and what happens when it stops on its own.
 local config = require('surehand.config')
+local say = require('surehand.say').say
 local status = require('surehand.status')
 
 local M = {}
@@ -69,7 +70,7 @@ function M.exited(code, signal, client_id)
     if require('surehand.review').current() then
       doing = doing .. '; the review goes on in your buffers, and the server will not hear how it ended'
     end
-    vim.notify(('surehand: the server stopped (%s)%s. :Surehand starts it again.'):format(why, doing), vim.log.levels.ERROR)
+    say(('surehand: the server stopped (%s)%s. :Surehand starts it again.'):format(why, doing), vim.log.levels.ERROR)
   end)
 end
 
@@ -91,6 +92,24 @@ function M.config()
   }
 end
 
+--- Why the server command cannot run (it is not an executable), said once
+--- in one line; nil when it can.
+local told_missing = false
+function M.missing()
+  local base = vim.lsp.config[M.NAME] or M.config()
+  local cmd = base.cmd
+  if type(cmd) ~= 'table' or cmd[1] == nil or vim.fn.executable(cmd[1]) == 1 then
+    return nil
+  end
+  local why = ('surehand: the server command %s is not found (:checkhealth surehand)'):format(cmd[1])
+  status.server('stopped', 'not found')
+  if not told_missing then
+    told_missing = true
+    say(why, vim.log.levels.WARN)
+  end
+  return why
+end
+
 --- The surehand client attached to `bufnr`, if it runs.
 function M.client(bufnr)
   local client = vim.lsp.get_clients({ bufnr = bufnr, name = M.NAME })[1]
@@ -110,13 +129,17 @@ function M.ensure(bufnr, callback)
     local base = vim.lsp.config[M.NAME] or M.config()
     local root = vim.fs.root(bufnr, base.root_markers or config.options.root_markers)
     if root == nil then
-      return vim.notify('surehand: this buffer is in no project (no .git or pyproject.toml above it)', vim.log.levels.WARN)
+      return say('surehand: this buffer is in no project (no .git or pyproject.toml above it)', vim.log.levels.WARN)
+    end
+    told_missing = false
+    if M.missing() then
+      return
     end
     status.server('starting')
-    local id = vim.lsp.start(vim.tbl_extend('force', base, { root_dir = root }), { bufnr = bufnr })
+    local id = vim.lsp.start(vim.tbl_extend('force', base, { root_dir = root }), { bufnr = bufnr, silent = true })
     if id == nil then
       status.server('stopped', 'could not start')
-      return vim.notify('surehand: the server could not be started', vim.log.levels.ERROR)
+      return say('surehand: the server could not be started', vim.log.levels.ERROR)
     end
   end
   local waited = 0
@@ -132,7 +155,7 @@ function M.ensure(bufnr, callback)
       timer:stop()
       timer:close()
       status.server('stopped', 'did not start')
-      vim.notify('surehand: the server did not start in time', vim.log.levels.ERROR)
+      say('surehand: the server did not start in time', vim.log.levels.ERROR)
     end
   end))
 end
@@ -140,7 +163,7 @@ end
 --- Ask surehand to do `task` in `bufnr` (optionally about lines [line1, line2]).
 function M.ask(task, bufnr, line1, line2)
   if running then
-    return vim.notify('surehand is already working on a task (:SurehandCancel stops it)', vim.log.levels.WARN)
+    return say('surehand is already working on a task (:SurehandCancel stops it)', vim.log.levels.WARN)
   end
   M.ensure(bufnr, function(client)
     local argument = { task = task, uri = vim.uri_from_bufnr(bufnr) }
@@ -148,8 +171,10 @@ function M.ask(task, bufnr, line1, line2)
       argument.range = { start = { line = line1 - 1, character = 0 }, ['end'] = { line = line2, character = 0 } }
     end
     running = { client_id = client.id, task = task }
+    require('surehand.outcome').new_task()
+    require('surehand.review').new_task()
     status.working('asking: ' .. task)
-    vim.notify('surehand: working on it… (:SurehandCancel stops it)')
+    say('surehand: working on it… (:SurehandCancel stops it)')
     client:exec_cmd({ title = 'surehand', command = 'surehand.ask', arguments = { argument } }, { bufnr = bufnr }, function(err, result)
       if running == nil or running.client_id ~= client.id then
         return -- already reported (the server stopped)
@@ -158,9 +183,11 @@ function M.ask(task, bufnr, line1, line2)
       status.working(nil)
       if err then
         result = { outcome = 'error', summary = err.message }
+      else
+        result = require('surehand.outcome').true_result(result or {})
       end
       local level = result.outcome == 'error' and vim.log.levels.ERROR or vim.log.levels.INFO
-      vim.notify(('surehand: %s. %s'):format(result.outcome, result.summary or ''), level)
+      say(('surehand: %s. %s'):format(result.outcome, result.summary or ''), level)
       done(result)
     end)
   end)
@@ -169,11 +196,11 @@ end
 local function command(name, bufnr, report)
   local client = M.client(bufnr) or vim.lsp.get_clients({ name = M.NAME })[1]
   if client == nil then
-    return vim.notify('surehand is not running', vim.log.levels.WARN)
+    return say('surehand is not running', vim.log.levels.WARN)
   end
   client:exec_cmd({ title = name, command = name, arguments = {} }, { bufnr = bufnr }, function(err, result)
     if err then
-      return vim.notify('surehand: ' .. err.message, vim.log.levels.ERROR)
+      return say('surehand: ' .. err.message, vim.log.levels.ERROR)
     end
     report(result or {})
   end)
@@ -181,13 +208,13 @@ end
 
 function M.cancel(bufnr)
   command('surehand.cancel', bufnr, function(result)
-    vim.notify(result.cancelled and 'surehand: cancelled' or 'surehand: nothing to cancel')
+    say(result.cancelled and 'surehand: cancelled' or 'surehand: nothing to cancel')
   end)
 end
 
 function M.reset(bufnr)
   command('surehand.reset', bufnr, function()
-    vim.notify('surehand: the conversation starts afresh')
+    say('surehand: the conversation starts afresh')
   end)
 end
 

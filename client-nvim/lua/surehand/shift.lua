@@ -8,19 +8,23 @@
 --- strict on purpose:
 --- - a change ending exactly where a hunk starts touches it;
 --- - a change starting exactly where a hunk ends does not, unless the hunk
----   is an insertion (an empty span), where any change at its point does.
+---   is an insertion (an empty span), where any change at its point does,
+---   or the hunk ends inside a line (not after a line break: the last line
+---   of a file without a final newline, say), where what is typed there
+---   joins the hunk's last line.
 local M = {}
 
 --- Where `span` is after `[from, to)` was replaced by `inserted` bytes, and
 --- whether the change touched it.
+--- `joins`: the span ends inside a line, so a change at its end is on its last line.
 ---@return integer start, integer stop, boolean touched
-function M.shift_span(start, stop, from, to, inserted)
+function M.shift_span(start, stop, from, to, inserted, joins)
   local delta = inserted - (to - from)
   if to < start then
     return start + delta, stop + delta, false
   end
   local insertion = start == stop
-  if from > stop or (from == stop and not insertion) then
+  if from > stop or (from == stop and not insertion and not joins) then
     return start, stop, false
   end
   -- Touched: keep the span over what is left of it, for showing.
@@ -43,9 +47,11 @@ end
 ---@param inserted string
 function M.follow(file, from, to, inserted)
   to = math.max(from, to)
-  file.text = file.text:sub(1, from) .. inserted .. file.text:sub(to + 1)
+  local before = file.text
+  file.text = before:sub(1, from) .. inserted .. before:sub(to + 1)
   for _, hunk in ipairs(file.hunks) do
-    local start, stop, touched = M.shift_span(hunk.start, hunk.stop, from, to, #inserted)
+    local joins = hunk.stop > hunk.start and not before:sub(hunk.stop, hunk.stop):match('[\r\n]')
+    local start, stop, touched = M.shift_span(hunk.start, hunk.stop, from, to, #inserted, joins)
     hunk.start, hunk.stop = start, stop
     if touched and not hunk.stale then
       hunk.stale = true

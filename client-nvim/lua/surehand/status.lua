@@ -2,6 +2,8 @@
 --- the review and the server's life. In order of precedence: an approval
 --- waiting, a review ("review 2 hunks, 1 new file"), the current step, the
 --- server stopped, idle.
+local visible = require('surehand.visible')
+
 local M = {}
 
 local state = { server = 'none' } ---@type {server: string, reason: string?, working: string?, reviewing: table?, asking: string?}
@@ -67,13 +69,13 @@ end
 --- The statusline text ('' when there is nothing to say).
 function M.text()
   if state.asking then
-    return 'surehand: ' .. state.asking
+    return 'surehand: ' .. visible.line(state.asking)
   end
   if state.reviewing then
     return 'surehand: review ' .. M.pending_words(state.reviewing)
   end
   if state.working then
-    local step = state.working
+    local step = visible.line(state.working)
     if vim.fn.strchars(step) > MAX then
       step = vim.fn.strcharpart(step, 0, MAX - 1) .. '…'
     end
