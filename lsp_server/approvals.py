@@ -15,6 +15,7 @@ from typing import Any
 
 from agent.tools.context import Approval as Verdict
 from agent.tools.context import CommandRequest
+from editing.visible import visible
 
 from .code_actions import Approval
 
@@ -26,18 +27,36 @@ class Waiting:
     approval: Approval
     path: str  # the file it is shown on
     answer: asyncio.Future[Verdict]
+    line: int = 0  # the line (0-based) it is shown at: the task's cursor or range
+    question: str = ""  # the question, made visible (``editing.visible``)
 
 
 @dataclass
 class Approvals:
     waiting: dict[str, Waiting] = field(default_factory=dict)
 
-    async def wait(self, request: CommandRequest, path: str, shown: Callable[[], None]) -> Verdict:
-        """The user's answer to ``request``; ``shown`` republishes as it comes and goes."""
+    async def wait(
+        self,
+        request: CommandRequest,
+        path: str,
+        shown: Callable[[], None],
+        line: int = 0,
+        told: Callable[[Waiting], None] | None = None,
+    ) -> Verdict:
+        """The user's answer to ``request``; ``shown`` republishes as it comes and goes,
+        ``told`` says once that it waits (``window/showMessage``)."""
         approval = Approval(f"a{next(_ids)}", request.command, request.may_always)
-        waiting = Waiting(approval, path, asyncio.get_running_loop().create_future())
+        waiting = Waiting(
+            approval,
+            path,
+            asyncio.get_running_loop().create_future(),
+            line,
+            visible(request.question()),
+        )
         self.waiting[approval.id] = waiting
         shown()
+        if told is not None:
+            told(waiting)
         try:
             return await waiting.answer
         finally:

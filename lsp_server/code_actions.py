@@ -3,7 +3,11 @@
 Every action is a command (``surehand.review.*``) with the item's id, so
 the server decides when it runs, against the text as it is then (a hunk is
 rebased, versioned and sent through ``workspace/applyEdit`` at that moment).
-A client without code action literals gets the bare commands.
+A client without code action literals gets the bare commands. Titles show
+model-chosen text (labels, paths, commands) through ``editing.visible``; the
+command arguments carry only ids. Only "accept" or "allow once" of the item
+under the cursor is ever preferred, never "always allow" (last, so that no
+quick-fix key picks it) nor anything wide.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
+
+from editing.visible import visible
 
 from .hunk_review import Item, Kind, State
 
@@ -42,7 +48,10 @@ def review_actions(
     for item in items:
         what = _what(item)
         if item.state is State.PENDING:
-            out.append((f"surehand: Accept {what}", ACCEPT, {"id": item.id}, True))
+            accept = f"surehand: Accept {what}"
+            if item.governs:
+                accept += " (changes how tools run: accept on its own)"
+            out.append((accept, ACCEPT, {"id": item.id}, True))
         out.append((f"surehand: Reject {what}", REJECT, {"id": item.id}, False))
     if items:
         if file_pending:
@@ -56,8 +65,11 @@ def review_actions(
 
 
 def approval_actions(approval: Approval) -> list[tuple[str, str, dict[str, Any], bool]]:
+    """Allow once (preferred), Deny, then Always allow (never preferred, never first)."""
+    shown = visible(approval.command)
     out: list[tuple[str, str, dict[str, Any], bool]] = [
-        (f"surehand: Allow once `{approval.command}`", ACCEPT, {"id": approval.id}, True)
+        (f"surehand: Allow once `{shown}`", ACCEPT, {"id": approval.id}, True),
+        (f"surehand: Deny `{shown}`", REJECT, {"id": approval.id}, False),
     ]
     if approval.may_always:
         out.append(
@@ -68,7 +80,6 @@ def approval_actions(approval: Approval) -> list[tuple[str, str, dict[str, Any],
                 False,
             )
         )
-    out.append((f"surehand: Deny `{approval.command}`", REJECT, {"id": approval.id}, False))
     return out
 
 
@@ -97,9 +108,10 @@ def as_lsp(
 
 
 def _what(item: Item) -> str:
+    path, source = visible(item.path), visible(item.change.source or "")
     return {
-        Kind.HUNK: f"hunk: {item.label}",
-        Kind.CREATE: f"new file {item.path}",
-        Kind.DELETE: f"deleting {item.path}",
-        Kind.RENAME: f"moving {item.change.source} to {item.path}",
+        Kind.HUNK: f"hunk: {visible(item.label)}",
+        Kind.CREATE: f"new file {path}",
+        Kind.DELETE: f"deleting {path}",
+        Kind.RENAME: f"moving {source} to {path}",
     }[item.kind]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import shutil
 import tempfile
@@ -21,6 +22,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from agent.config_file import effective_settings, without_defaults
+from agent.events import ToolStarted
 from agent.landing import land
 from agent.model import ModelError
 from agent.project_root import why_not_a_project
@@ -29,6 +31,7 @@ from agent.review import Review
 from agent.sandbox import Sandbox, choose
 from agent.settings import Settings
 from agent.tools.context import Approval, CommandRequest
+from editing.visible import visible, visible_lines
 
 from . import code_actions, messages, progress, review, workspace_edit
 from .ask import Ask, task_text
@@ -66,6 +69,8 @@ class Controller:
         self.desk: DiagnosticReview | None = None  # the non-modal review (set with the root)
         self.last_outcome: dict[str, Any] | None = None
         self._asked_about: str | None = None  # the file the running task is about
+        self._asked_line = 0  # the line (0-based) of it the ask named (its cursor, range)
+        self._last_about: str | None = None  # else the file a tool of the task was last on
 
     # -- set-up -------------------------------------------------------------------
 
@@ -150,6 +155,8 @@ class Controller:
             return {"outcome": "error", "summary": error.message}
         token = await self._begin_progress(ask.task)
         self._asked_about = ask.uri
+        self._asked_line = ask.range.start.line if ask.range is not None else 0
+        self._last_about = None
         non_modal = self.non_modal
         work = asyncio.ensure_future(self._work(session, ask, token))
         self.tasks.add(work, token=token, request_id=request_id)
@@ -161,7 +168,9 @@ class Controller:
                 self._tell_outcome(result)
         except Exception as error:  # the client hears of it twice: as the error, and here
             if non_modal:
-                self._tell_outcome({"outcome": "error", "summary": f"surehand failed: {error}"})
+                self._tell_outcome(
+                    {"outcome": "error", "summary": visible_lines(f"surehand failed: {error}")}
+                )
             raise
         # The outcome also comes as surehand/outcome (once the review ends).
         return {**result, "outcomeNotification": True} if non_modal else result
@@ -172,6 +181,7 @@ class Controller:
 
         def on_event(event: Any) -> None:
             buffer.add(event)
+            self._follow(event)
             if line := progress.log_line(event):
                 self._log(line)
             if (payload := progress.step_payload(event)) is not None:
@@ -191,7 +201,7 @@ class Controller:
             session.tell(messages.PREVIOUS_TASK_CANCELLED)
             raise
         buffer.flush()
-        self._end_progress(token, proposal.summary[:200])
+        self._end_progress(token, visible_lines(proposal.summary[:200]))
         if self.non_modal:
             return self._open_review(session, proposal, ask)
         return _result(proposal, await self._review(session, proposal))
@@ -222,9 +232,9 @@ class Controller:
         return {
             "outcome": "reviewing",
             "review": hunks.id,
-            "summary": f"{proposal.summary} Review the hunks shown as diagnostics: "
-            "their code actions accept or reject each.",
-            "modelSummary": proposal.summary,
+            "summary": f"{visible_lines(proposal.summary)} Review the hunks shown as "
+            "diagnostics: their code actions accept or reject each.",
+            "modelSummary": visible_lines(proposal.summary),
             "ending": proposal.end.ending.value,
             "incomplete": not proposal.complete,
             **self.desk.progress(),
@@ -258,7 +268,7 @@ class Controller:
             try:
                 result = await self.server.workspace_apply_edit_async(
                     types.ApplyWorkspaceEditParams(
-                        edit=edit, label=f"{title}: {proposal.summary}"[:80]
+                        edit=edit, label=visible(f"{title}: {proposal.summary}"[:80])
                     )
                 )
             except Exception:  # a client that fails the request applied nothing
@@ -273,6 +283,7 @@ class Controller:
             self.documents.wait_for_change,
             confirm,
             self.annotations_supported,
+            lambda: bool(self.decisions),
         )
         try:
             outcome = await review.propose(proposal, client)
@@ -408,20 +419,28 @@ class Controller:
 
     async def _approve(self, request: CommandRequest) -> Approval:
         if self.non_modal and self.desk is not None:
-            return await self.desk.approve(request, self._asked_about)
-        choices = [ALLOW_ONCE, ALLOW_ALWAYS, DENY] if request.may_always else [ALLOW_ONCE, DENY]
-        title = await self._choose(types.MessageType.Warning, request.question(), choices)
+            if self._asked_about is not None:
+                return await self.desk.approve(request, self._asked_about, self._asked_line)
+            return await self.desk.approve(request, self._last_about, 0)
+        # "Always" is never the first choice: a client that picks the first on Enter
+        # (or a stray key) allows once at most.
+        choices = [ALLOW_ONCE, DENY, ALLOW_ALWAYS] if request.may_always else [ALLOW_ONCE, DENY]
+        question = visible(request.question())
+        title = await self._choose(types.MessageType.Warning, question, choices)
         return {ALLOW_ONCE: Approval.ONCE, ALLOW_ALWAYS: Approval.ALWAYS}.get(title, Approval.DENY)
 
     async def _confirm(self, proposal: Proposal) -> bool:
         """Ask before applying, for clients that would apply at once."""
-        files = ", ".join(c.path for c in proposal.changes)
-        question = f"surehand proposes changes to {files}: {proposal.summary}"
+        files = ", ".join(visible(c.path) for c in proposal.changes)
+        question = f"surehand proposes changes to {files}: {visible(proposal.summary)}"
         if proposal.incomplete:
             question = (
-                f"surehand stopped before it finished ({proposal.incomplete}). "
+                f"surehand stopped before it finished ({visible(proposal.incomplete)}). "
                 f"The changes so far, incomplete, to {files}."
             )
+        governing = [c for c in proposal.changes if c.governs]
+        for change in governing:
+            question += f" {visible(change.path)} changes how tools run: {change.governs}."
         while True:
             title = await self._choose(
                 types.MessageType.Info, question, [APPLY, SHOW_DIFF, DISCARD]
@@ -431,7 +450,7 @@ class Controller:
             if self._diffs is None:  # private (mode 0700, a name no one can guess)
                 self._diffs = Path(tempfile.mkdtemp(prefix="surehand-diff-"))
             diff = self._diffs / "proposal.diff"
-            diff.write_text(proposal.diff(), encoding="utf-8")
+            diff.write_text(visible_lines(proposal.diff()), encoding="utf-8")
             await self.server.window_show_document_async(
                 types.ShowDocumentParams(uri=from_fs_path(str(diff)) or "", take_focus=True)
             )
@@ -449,7 +468,9 @@ class Controller:
             return None
         self.server.work_done_progress.begin(
             token,
-            types.WorkDoneProgressBegin(title="surehand", message=task[:100], cancellable=True),
+            types.WorkDoneProgressBegin(
+                title="surehand", message=visible(task[:100]), cancellable=True
+            ),
         )
         return token
 
@@ -459,8 +480,22 @@ class Controller:
 
     def _log(self, message: str) -> None:
         self.server.window_log_message(
-            types.LogMessageParams(type=types.MessageType.Log, message=message)
+            types.LogMessageParams(type=types.MessageType.Log, message=visible_lines(message))
         )
+
+    def _follow(self, event: Any) -> None:
+        """Keep the file the task was last about (a tool's ``path``), where an approval is
+        shown when the ask named none."""
+        if not isinstance(event, ToolStarted):
+            return
+        try:
+            path = json.loads(event.call.arguments).get("path")
+        except (ValueError, AttributeError):
+            return
+        if isinstance(path, str) and self.root is not None and path:
+            uri = from_fs_path(str(self.root / path))
+            if uri and relative_of(self.root, uri) is not None:
+                self._last_about = uri
 
 
 def _sandbox_status(sandbox: Sandbox, settings: Settings) -> dict[str, Any]:
@@ -483,8 +518,8 @@ def _result(proposal: Proposal, result: Review) -> dict[str, Any]:
     return {
         "outcome": result.verdict.value,
         "ending": proposal.end.ending.value,
-        "summary": result.summary(),
-        "modelSummary": proposal.summary,
+        "summary": visible_lines(result.summary()),
+        "modelSummary": visible_lines(proposal.summary),
         "incomplete": not proposal.complete,
         "files": {path: status.value for path, status in result.statuses.items()},
         "details": result.as_json(),

@@ -33,8 +33,9 @@ from agent.landed import judge
 from agent.review import FileStatus, Review
 from agent.tools.context import Approval as Verdict
 from agent.tools.context import CommandRequest
+from editing.visible import visible, visible_lines
 
-from . import code_actions, workspace_edit
+from . import code_actions, positions, workspace_edit
 from .approvals import Approvals, Waiting
 from .capabilities import ClientAbilities
 from .diagnostics import SOURCE, approval_diagnostic, item_diagnostic
@@ -151,10 +152,11 @@ class DiagnosticReview:
         if review is None:
             return self._no_item(argument)
         paths = self._paths(argument)
-        items = [i for i in review.open_items() if i.shown_on in paths or i.path in paths]
+        items = [i for i in review.open_items() if self._in(i, paths)]
         hunks_by_path: dict[str, list[Item]] = {}
+        skipped = [i for i in items if i.state is State.PENDING and i.governs]
         for item in items:
-            if item.state is not State.PENDING:
+            if item.state is not State.PENDING or item.governs:
                 continue
             if item.kind is Kind.HUNK:
                 hunks_by_path.setdefault(item.path, []).append(item)
@@ -162,7 +164,25 @@ class DiagnosticReview:
                 await self._send_operation(item)
         for hunks in hunks_by_path.values():
             await self._send_hunks(hunks)
-        return self.progress()
+        if not skipped:
+            return self.progress()
+        names = ", ".join(sorted({visible(i.path) for i in skipped}))
+        why = (
+            f"Not accepted by accept-all: {names} changes how tools run; "
+            "accept each such change on its own (its own code action)."
+        )
+        self.server.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=f"surehand: {why}")
+        )
+        return {
+            **self.progress(),
+            "skipped": [
+                {"id": i.id, "path": i.path, "governs": i.governs}
+                for i in skipped
+                if i.state is State.PENDING
+            ],
+            "why": why,
+        }
 
     def reject_all(self, argument: dict[str, Any]) -> dict[str, Any]:
         review = self.review
@@ -170,7 +190,7 @@ class DiagnosticReview:
             return self._no_item(argument)
         paths = self._paths(argument)
         for item in review.open_items():
-            if item.shown_on in paths or item.path in paths:
+            if self._in(item, paths):
                 review.decide(item, State.REJECTED)
         result = self.progress()
         self._settle()
@@ -210,11 +230,12 @@ class DiagnosticReview:
             self._diffs = Path(tempfile.mkdtemp(prefix="surehand-diff-"))
         diff = self._diffs / f"{item.id}.diff"
         diff.unlink(missing_ok=True)
-        diff.write_text(item.change.diff(), encoding="utf-8")
+        shown = visible_lines(item.change.diff())  # what the bytes are, never interpreted
+        diff.write_text(shown, encoding="utf-8")
         diff.chmod(0o444)
         uri = from_fs_path(str(diff)) or ""
         if not self.abilities().show_document:
-            return {"id": item.id, "diff": item.change.diff()}
+            return {"id": item.id, "diff": shown}
         await self.server.window_show_document_async(
             types.ShowDocumentParams(uri=uri, take_focus=False)
         )
@@ -226,22 +247,44 @@ class DiagnosticReview:
 
     # -- approvals -----------------------------------------------------------------------
 
-    async def approve(self, request: CommandRequest, uri: str | None) -> Verdict:
-        """Wait for the user's answer to ``request``, shown on ``uri``'s file (or any open
-        one); never a question that takes typed keys."""
+    async def approve(self, request: CommandRequest, uri: str | None, line: int = 0) -> Verdict:
+        """Wait for the user's answer to ``request``, shown at ``line`` of ``uri``'s file
+        (the task's file and cursor; else line 1 of any open file) and said once in a
+        ``window/showMessage``; never a question that takes typed keys."""
         path = relative_of(self.root, uri) if uri else None
+        if path is not None and self.source.current(path) is None:
+            path = None  # no such file to show it on
         if path is None:
+            line = 0
             path = next(iter(self.source.paths()), None)
         if path is None:
             self.server.window_show_message(
                 types.ShowMessageParams(
                     type=types.MessageType.Warning,
-                    message=f"surehand wanted to run `{request.command}` but no file is open "
-                    "to ask on: denied. Open a file of the project and ask again.",
+                    message=f"surehand wanted to run `{visible(request.command)}` but no file "
+                    "is open to ask on: denied. Open a file of the project and ask again.",
                 )
             )
             return Verdict.DENY
-        return await self.approvals.wait(request, path, self.publish)
+        return await self.approvals.wait(request, path, self.publish, line, self._tell_waiting)
+
+    def _tell_waiting(self, waiting: Waiting) -> None:
+        """Say what waits, where, and how to answer: once, without blocking anything."""
+        where = f"{visible(waiting.path)}:{self._approval_line(waiting) + 1}"
+        self.server.window_show_message(
+            types.ShowMessageParams(
+                type=types.MessageType.Warning,
+                message="surehand waits for your answer: run "
+                f"`{visible(waiting.approval.command)}`? See {where}: code action "
+                '"surehand: Allow once" or "surehand: Deny" there '
+                "(the task waits until you answer).",
+            )
+        )
+
+    def _approval_line(self, waiting: Waiting) -> int:
+        """The line an approval is shown at: its own, kept inside the file's text now."""
+        text = self.source.current(waiting.path) or ""
+        return min(waiting.line, len(positions.line_starts(text)) - 1)
 
     def deny_all(self) -> None:
         self.approvals.deny_all()
@@ -260,7 +303,10 @@ class DiagnosticReview:
         wanted = {str(d.code) for d in mine}
         actions: list[tuple[str, str, dict[str, Any], bool]] = []
         for waiting in self.approvals:
-            if waiting.path == path and (waiting.approval.id in wanted or first == 0):
+            line = self._approval_line(waiting)
+            if waiting.path == path and (
+                waiting.approval.id in wanted or first <= line <= max(last, first)
+            ):
                 actions += code_actions.approval_actions(waiting.approval)
         if self.review is not None:
             here = [
@@ -277,7 +323,8 @@ class DiagnosticReview:
                 show_diff=self.abilities().show_document,
                 more_files=len(files) > 1,
                 file_pending=any(
-                    i.state is State.PENDING and self._shown(i) == path for i in open_items
+                    i.state is State.PENDING and self._shown(i) == path and not i.governs
+                    for i in open_items
                 ),
             )
         return code_actions.as_lsp(actions, mine, literals=self.abilities().code_action_literals)
@@ -292,9 +339,10 @@ class DiagnosticReview:
             text = self.source.current(waiting.path) or ""
             diagnostic = approval_diagnostic(
                 waiting.approval.id,
-                f"surehand wants to run `{waiting.approval.command}`.",
+                waiting.question,
                 text,
                 self.source.documents.encoding,
+                self._approval_line(waiting),
             )
             by_uri.setdefault(uri_of(self.root, waiting.path), []).append(diagnostic)
         for uri in self._published | set(by_uri):
@@ -365,7 +413,7 @@ class DiagnosticReview:
                 review.decide(item, State.REJECTED)
                 self.server.window_show_message(
                     types.ShowMessageParams(
-                        type=types.MessageType.Warning, message=f"surehand: {why}"
+                        type=types.MessageType.Warning, message=f"surehand: {visible(why)}"
                     )
                 )
             else:
@@ -395,7 +443,7 @@ class DiagnosticReview:
         """Send the edit; the client's ``applied`` (False when it failed or said no)."""
         try:
             result = await self.server.workspace_apply_edit_async(
-                types.ApplyWorkspaceEditParams(edit=edit, label=f"surehand: {label}"[:80])
+                types.ApplyWorkspaceEditParams(edit=edit, label=visible(f"surehand: {label}"[:80]))
             )
         except Exception:  # a client that fails the request applied nothing
             log.warning("workspace/applyEdit failed", exc_info=True)
@@ -416,6 +464,10 @@ class DiagnosticReview:
         if text is None or item.kind is not Kind.HUNK:
             text = self.source.current(path) or ""
         return item_diagnostic(item, text, self.source.documents.encoding)
+
+    def _in(self, item: Item, paths: set[str]) -> bool:
+        """Whether ``item`` is of, or shown on, one of ``paths``."""
+        return bool({self._shown(item), item.shown_on, item.path} & paths)
 
     def _approval(self, argument: dict[str, Any]) -> Waiting | None:
         return self.approvals.find(argument, only_these=self.review is None)

@@ -5,18 +5,30 @@ file operation and an approval at the first line of the file they are shown
 on. The message is the edit's description and a short diff, so a client
 with nothing else (no ``window/showDocument``) still shows what would
 change; ``code`` and ``data`` carry the item's id for code actions and
-keymaps.
+keymaps. Every text a model chose (labels, paths, commands, the diff's
+lines) goes through ``editing.visible``: a control or bidi character is
+shown as its escape, never interpreted by the editor.
+
+An item on a file that changes how tools run (``ProposedChange.governs``)
+is a Warning whose message starts with ``GOVERNS_MARK`` and says what the
+file governs; ``data.governs`` carries that sentence.
 """
 
 from __future__ import annotations
 
 from lsprotocol import types
 
+from editing.visible import visible
+
 from . import positions
 from .hunk_review import Item, Kind, State
 
 SOURCE = "surehand"
 DIFF_LINES = 8  # lines of each side shown in a message
+GOVERNS_MARK = "[changes how tools run]"
+"""The start of the message of an item on a file that changes how tools run."""
+TAB = "\t"
+ONE_BY_ONE = "Accept it on its own: accept-all leaves it out."
 
 
 def item_diagnostic(item: Item, text: str, encoding: str) -> types.Diagnostic:
@@ -26,21 +38,33 @@ def item_diagnostic(item: Item, text: str, encoding: str) -> types.Diagnostic:
         text_range = lsp_range(text, item.hunk.start, item.hunk.end, encoding)
     else:
         text_range = lsp_range(text, 0, 0, encoding)
+    severity = types.DiagnosticSeverity.Information
+    data: dict[str, str] = {"id": item.id}
+    if item.governs:
+        severity = types.DiagnosticSeverity.Warning
+        data["governs"] = item.governs
+    if stale:
+        severity = types.DiagnosticSeverity.Hint
     return types.Diagnostic(
         range=text_range,
         message=item_message(item, text),
-        severity=types.DiagnosticSeverity.Hint if stale else types.DiagnosticSeverity.Information,
+        severity=severity,
         source=SOURCE,
         code=item.id,
-        data={"id": item.id},
+        data=data,
     )
 
 
 def approval_diagnostic(
-    approval_id: str, question: str, text: str, encoding: str
+    approval_id: str, question: str, text: str, encoding: str, line: int = 0
 ) -> types.Diagnostic:
+    """A command waiting for the person's answer, at ``line`` (0-based, kept inside the
+    text) of the file it is shown on; ``question`` is already made visible."""
+    starts = positions.line_starts(text)
+    start = starts[min(max(line, 0), len(starts) - 1)]
+    end = start + len(text[start:].split("\n", 1)[0].rstrip("\r"))
     return types.Diagnostic(
-        range=lsp_range(text, 0, 0, encoding),
+        range=lsp_range(text, start, end, encoding),
         message=f"{question}\nAllow or deny it with a code action here.",
         severity=types.DiagnosticSeverity.Warning,
         source=SOURCE,
@@ -50,12 +74,17 @@ def approval_diagnostic(
 
 
 def item_message(item: Item, text: str) -> str:
+    label, path, source = visible(item.label), visible(item.path), visible(item.change.source or "")
     heading = {
-        Kind.HUNK: f"surehand proposes: {item.label}",
-        Kind.CREATE: f"surehand proposes a new file {item.path}: {item.label}",
-        Kind.DELETE: f"surehand proposes deleting {item.path}: {item.label}",
-        Kind.RENAME: f"surehand proposes moving {item.change.source} to {item.path}: {item.label}",
+        Kind.HUNK: f"surehand proposes: {label}",
+        Kind.CREATE: f"surehand proposes a new file {path}: {label}",
+        Kind.DELETE: f"surehand proposes deleting {path}: {label}",
+        Kind.RENAME: f"surehand proposes moving {source} to {path}: {label}",
     }[item.kind]
+    if item.governs:
+        heading = (
+            f"{GOVERNS_MARK} {heading}\n{path} changes how tools run: {item.governs}. " + ONE_BY_ONE
+        )
     if item.state is State.STALE:
         heading += "\n(stale: you changed these lines since; it can only be rejected)"
     if item.kind is Kind.DELETE:
@@ -72,8 +101,10 @@ def short_diff(old: str, new: str) -> str:
 
 
 def _side(sign: str, text: str) -> list[str]:
-    lines = text.splitlines()
-    shown = [f"{sign} {line}".rstrip() for line in lines[:DIFF_LINES]]
+    """Up to ``DIFF_LINES`` lines of one side, split where editors split lines (LSP's
+    line ends), each with every hidden character but a tab shown as its escape."""
+    lines = positions.lines(text)
+    shown = [f"{sign} {visible(line, keep=TAB)}".rstrip() for line in lines[:DIFF_LINES]]
     if len(lines) > DIFF_LINES:
         shown.append(f"{sign} … {len(lines) - DIFF_LINES} more lines")
     return shown

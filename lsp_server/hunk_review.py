@@ -81,6 +81,12 @@ class Item:
         return text[self.hunk.start : self.hunk.end] if self.hunk else (self.change.before or "")
 
     @property
+    def governs(self) -> str | None:
+        """What the item's file governs when it changes how tools run (accepted only on
+        its own, never by accept-all), else None."""
+        return self.change.governs
+
+    @property
     def new_text(self) -> str:
         return self.hunk.text if self.hunk else (self.change.after or "")
 

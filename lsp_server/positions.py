@@ -22,6 +22,13 @@ def line_starts(text: str) -> list[int]:
     return [0, *(m.end() for m in _BREAK.finditer(text))]
 
 
+def lines(text: str) -> list[str]:
+    """The lines of ``text`` as an editor shows them (split at LSP's line ends only),
+    without their line ends; no last empty line after a final line end."""
+    parts = _BREAK.split(text)
+    return parts[:-1] if parts and parts[-1] == "" else parts
+
+
 def units(text: str, encoding: str) -> int:
     """The length of ``text`` in code units of ``encoding``."""
     if encoding == types.PositionEncodingKind.Utf8:

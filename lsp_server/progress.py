@@ -3,7 +3,10 @@
 Each tool call becomes one progress report ("Reading dateparse.py",
 "Running pytest: 12 passed"), every event a line of ``window/logMessage``,
 and a ``surehand/step`` notification carries the event as data for clients
-that draw their own views (its shapes: ``docs/protocol.md``).
+that draw their own views (its shapes: ``docs/protocol.md``). Every text
+meant for a person (a progress message, a trace line, a step's ``summary``
+and ``message``) shows model-chosen characters through ``editing.visible``;
+a step's ``arguments`` is data (the model's JSON text, as it wrote it).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from agent.events import (
     ToolFinished,
     ToolStarted,
 )
+from editing.visible import visible, visible_lines
 
 STEP_NOTIFICATION = "surehand/step"
 # The ``kind`` of each ``surehand/step`` notification: wire names, never class names.
@@ -39,16 +43,21 @@ STEP_KINDS = (STEP_STARTED, MODEL_CALLING, MODEL_RETRY, TOOL_STARTED, TOOL_FINIS
 def report_for(event: Event) -> str | None:
     """The progress message for an event, None when it is not worth one."""
     if isinstance(event, ToolStarted):
-        return event.summary
+        return visible(event.summary)
     if isinstance(event, ToolFinished) and event.call.name == "run_command":
-        return f"Ran {event.summary}"
+        return visible(f"Ran {event.summary}")
     if isinstance(event, ModelRetry):
-        return event.message
+        return visible(event.message)
     return None
 
 
 def log_line(event: Event) -> str | None:
     """The trace line for ``window/logMessage``; model text is logged per step, not per piece."""
+    line = _log_line(event)
+    return None if line is None else visible_lines(line)
+
+
+def _log_line(event: Event) -> str | None:
     if isinstance(event, StepStarted):
         return f"[step {event.step}]"
     if isinstance(event, ToolStarted):
@@ -75,13 +84,13 @@ def step_payload(event: Event) -> dict[str, Any] | None:
     if isinstance(event, ModelCalling):
         return {"kind": MODEL_CALLING, "step": event.step, "tool": event.name}
     if isinstance(event, ModelRetry):
-        return {"kind": MODEL_RETRY, "step": event.step, "message": event.message}
+        return {"kind": MODEL_RETRY, "step": event.step, "message": visible(event.message)}
     if isinstance(event, ToolStarted):
         return {
             "kind": TOOL_STARTED,
             "step": event.step,
             **_call(event.call),
-            "summary": event.summary,
+            "summary": visible(event.summary),
         }
     if isinstance(event, ToolFinished):
         return {
@@ -89,12 +98,16 @@ def step_payload(event: Event) -> dict[str, Any] | None:
             "step": event.step,
             **_call(event.call),
             "ok": event.ok,
-            "summary": event.summary,
+            "summary": visible(event.summary),
             "succeeded": event.succeeded,
             "reason": event.reason,
         }
     if isinstance(event, TaskEnded):
-        return {"kind": TASK_ENDED, "ending": str(event.ending), "message": event.message}
+        return {
+            "kind": TASK_ENDED,
+            "ending": str(event.ending),
+            "message": visible_lines(event.message),
+        }
     return None  # streamed pieces are too many; model_calling and tool events carry the work
 
 
@@ -119,5 +132,5 @@ class ModelTextBuffer:
 
     def flush(self) -> None:
         if self.text:
-            self.log(f"[step {self.step}] model: {''.join(self.text).strip()}")
+            self.log(visible_lines(f"[step {self.step}] model: {''.join(self.text).strip()}"))
             self.text.clear()

@@ -7,8 +7,13 @@ without asking. So: clients without change-annotation support are asked
 first (Apply / Show diff / Discard); a proposal against a buffer that moved
 on is rebased onto it before it is sent; and after ``workspace/applyEdit``
 each file's text is compared with the proposal instead of trusting the
-answer. A file the user changed meanwhile is rebased and proposed once more;
-hunks that clash with the user's typing are reported, never guessed. The
+answer. A file the user changed meanwhile is rebased and proposed once more,
+but only when nothing of it landed and the client did not report the
+person's decisions (``surehand/reviewed``): once some of a file's hunks
+landed, or the client said what the person chose, the person has decided,
+and a hunk they left out never comes back in the same task; the file's
+report then says, hunk by hunk, what its text holds. Hunks that clash with
+the user's typing are reported, never guessed. The
 landing (``agent.landing``) and the facts (``agent.review``) are the ones
 ``surehand run`` uses; this module is the editor's side of the exchange.
 """
@@ -20,10 +25,12 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from agent.landed import judge, rejected, unsent, with_landing
+from agent.hunks import line_of
+from agent.landed import judge, operation_of, rejected, unsent, with_landing
 from agent.landing import Current, Landing, land, land_file
-from agent.proposal import Proposal
-from agent.review import FileReport, FileStatus, Review
+from agent.proposal import Proposal, ProposedChange
+from agent.rebase import rebase
+from agent.review import FileReport, FileStatus, HunkReport, HunkStatus, Review
 
 # How long to wait after applyEdit for the client's didChange to arrive
 # (Neovim debounces them by 150 ms).
@@ -48,6 +55,9 @@ class Client:
     # Whether the client lets the user accept part of a file's hunks (VS Code's
     # preview does; Neovim applies a document's edit whole or skips it).
     partial: bool
+    # Whether the client reported the person's decisions on the last proposal sent
+    # (``surehand/reviewed``): then nothing of it is proposed again.
+    reviewed: Callable[[], bool] = lambda: False
 
 
 async def propose(proposal: Proposal, client: Client) -> Review:
@@ -75,6 +85,10 @@ async def propose(proposal: Proposal, client: Client) -> Review:
         retry, again, settled = [], [], {}
         for change in sent.changes:
             if judged[change.path].status == FileStatus.CHANGED and change.before is not None:
+                decided = _decided(change, client.current(change.path), client.reviewed())
+                if decided is not None:  # the person chose: nothing of it is sent again
+                    judged[change.path] = decided
+                    continue
                 landing = land_file(change, client.current)
                 if landing.change is None:
                     settled[change.path] = unsent(change, landing)
@@ -96,6 +110,43 @@ async def propose(proposal: Proposal, client: Client) -> Review:
             )
     ordered = [reports[c.path] for c in proposal.changes if c.path in reports]
     return Review.of(ordered, summary)
+
+
+def _decided(change: ProposedChange, now: str | None, reviewed: bool) -> FileReport | None:
+    """The report of an edited file the person decided on and typed in, hunk by hunk
+    from its text ``now``; None when it is to be proposed again (nothing of it landed
+    and the client did not report decisions: an edit it skipped or refused).
+
+    A hunk ``now`` holds is accepted; one the typing clashes with is a conflict; the
+    rest were left out by the person (rejected)."""
+    if operation_of(change) != "edit" or now is None or change.before is None:
+        return None
+    before = change.before
+    statuses = []
+    for hunk in change.hunks:
+        moved = rebase(before, (hunk,), now)
+        if moved.conflicts:
+            statuses.append(HunkStatus.CONFLICT)
+        elif moved.applied and not moved.hunks:
+            statuses.append(HunkStatus.ACCEPTED)
+        else:
+            statuses.append(HunkStatus.REJECTED)
+    if not reviewed and HunkStatus.ACCEPTED not in statuses:
+        return None
+    hunks = tuple(
+        HunkReport(hunk.label, line_of(before, hunk.start), status)
+        for hunk, status in zip(change.hunks, statuses, strict=True)
+    )
+    found = set(statuses)
+    if found == {HunkStatus.ACCEPTED}:
+        status = FileStatus.APPLIED
+    elif HunkStatus.ACCEPTED in found:
+        status = FileStatus.PARTLY
+    elif found == {HunkStatus.CONFLICT}:
+        status = FileStatus.CONFLICT
+    else:
+        status = FileStatus.UNCHANGED
+    return FileReport(change.path, "edit", status, hunks)
 
 
 async def _landed(proposal: Proposal, client: Client, applied: bool) -> dict[str, FileReport]:

@@ -75,9 +75,9 @@ async def test_a_command_outside_the_allowlist_is_put_to_the_user(
     assert "sandboxed (bubblewrap" in question.message
     assert [a.title for a in question.actions] == [
         "Allow once",
-        "Always allow this command",
         "Deny",
-    ]
+        "Always allow this command",
+    ], "never first: a client may pick the first on Enter"
     results = tool_results(openai_server)
     assert len(results) == len(ran)
     for text, did_run in zip(results, ran, strict=True):
