@@ -9,6 +9,9 @@
 ;; whose title starts with `title' executed as eglot's menu executes it. It
 ;; waits for the `surehand/outcome' notification and writes what happened as
 ;; JSON to `result'.  Every wait is bounded; an error is written there too.
+;; What Emacs shows is captured too: flymake's text of each surehand diagnostic
+;; (what the echo area and `flymake-show-buffer-diagnostics' show) as first
+;; published, and the *Messages* buffer (eglot's `window/showMessage' lines).
 ;;
 ;; SPEC.json: { cmd: [...], settings: {...}, file, task, steps: [{line, title}], result }
 
@@ -43,6 +46,15 @@ one) run here as they would while the user pauses."
                                (plist-get lsp :message)))
         (lambda (a b) (< (car a) (car b)))))
 
+(defun surehand-flymake-texts ()
+  "What flymake shows for each surehand diagnostic in this buffer, in order."
+  (mapcar #'cdr
+          (sort (cl-loop for d in (flymake-diagnostics)
+                         for lsp = (cdr (assoc 'eglot-lsp-diag (flymake-diagnostic-data d)))
+                         when (equal (plist-get lsp :source) "surehand")
+                         collect (cons (flymake-diagnostic-beg d) (flymake-diagnostic-text d)))
+                (lambda (a b) (< (car a) (car b))))))
+
 (defun surehand-run (spec)
   (let* ((out (list :events nil))
          (cmd (plist-get spec :cmd))
@@ -64,6 +76,7 @@ one) run here as they would while the user pauses."
       (setq out (plist-put out :asked asked))
       (surehand-wait "the review's diagnostics" (lambda () (surehand-diagnostics)))
       (push (surehand-diagnostics) seen)
+      (setq out (plist-put out :shown (vconcat (surehand-flymake-texts))))
       (dolist (step (plist-get spec :steps))
         (goto-char (point-min))
         (forward-line (plist-get step :line))
@@ -84,6 +97,9 @@ one) run here as they would while the user pauses."
       (setq out (plist-put out :outcome surehand-outcome))
       (setq out (plist-put out :text (buffer-substring-no-properties (point-min) (point-max))))
       (setq out (plist-put out :modified (if (buffer-modified-p) t :json-false)))
+      (setq out (plist-put out :messages (with-current-buffer (messages-buffer)
+                                           (buffer-substring-no-properties
+                                            (point-min) (point-max)))))
       (setq out (plist-put out :offered (vconcat (mapcar #'vconcat (nreverse offered)))))
       (setq out (plist-put out :seen
                            (vconcat (mapcar (lambda (ds)

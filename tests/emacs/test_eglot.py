@@ -117,3 +117,50 @@ def test_accept_a_hunk_through_a_code_action(
     )
     assert seen["text"] == FIXED
     assert seen["modified"] is True
+
+
+SPOOF = "\x1b[2K\x1b[1G"  # erase the line, back to column 1
+RLO = "\u202e"  # right-to-left override
+SPOOF_LABEL = f"tidy{SPOOF}add adds{RLO}exe.py"
+SPOOF_LINE = f"    return a + b  # {SPOOF}+    return a + b\n"
+SPOOF_FIX = edit("def add(a, b):\n    return a - b\n", f"def add(a, b):\n{SPOOF_LINE}", SPOOF_LABEL)
+CAPTURE = HERE / "spoof_capture.txt"
+"""What Emacs showed in a run of the test below, kept as evidence (the test checks it is
+what Emacs shows; ``SUREHAND_WRITE_CAPTURE=1`` rewrites it)."""
+
+
+def test_a_spoofing_label_reaches_emacs_escaped(
+    emacs: str, tmp_path: Path, openai_server: ScriptedServer
+):
+    """A label and an added line carrying ESC[2K ESC[1G and U+202E: flymake's text,
+    the code action titles, the outcome and eglot's messages show the escapes, never
+    the characters (which Emacs's bidi engine would reorder); the buffer gets the
+    line exactly as the model wrote it."""
+    openai_server.add(Turn(tool_calls=[SPOOF_FIX]), Turn(tool_calls=[FINISH]))
+    steps = [{"line": 1, "title": "surehand: Accept hunk"}]
+
+    seen = run_emacs(emacs, tmp_path, openai_server, steps)
+
+    shown_label = "tidy\\x1b[2K\\x1b[1Gadd adds\\u202eexe.py"
+    (flymake,) = seen["shown"]
+    assert f": surehand proposes: {shown_label}\n" in flymake
+    assert "+     return a + b  # \\x1b[2K\\x1b[1G+    return a + b" in flymake
+    assert seen["offered"][0][0] == f"surehand: Accept hunk: {shown_label}"
+    outcome = seen["outcome"]
+    assert outcome["outcome"] == "applied" and shown_label in outcome["summary"], outcome
+    assert seen["text"] == CALC.replace("    return a - b\n", SPOOF_LINE, 1), "applied as written"
+    shown = [flymake, *seen["offered"][0], outcome["summary"], seen["messages"]]
+    for text in shown:
+        assert SPOOF not in text and RLO not in text and "\x1b" not in text, text
+    capture = (
+        "What Emacs (eglot, flymake) showed for a proposal whose label and added line\n"
+        "carry ESC[2K ESC[1G and U+202E (tests/emacs/test_eglot.py, "
+        "test_a_spoofing_label_reaches_emacs_escaped):\n\n"
+        f"flymake diagnostic text:\n{flymake}\n\n"
+        "code actions offered on line 2:\n"
+        + "".join(f"  {title}\n" for title in seen["offered"][0])
+        + f"\nsurehand/outcome summary:\n{outcome['summary']}\n"
+    )
+    if os.environ.get("SUREHAND_WRITE_CAPTURE"):
+        CAPTURE.write_text(capture, encoding="utf-8")
+    assert CAPTURE.read_text(encoding="utf-8") == capture, "the evidence kept is this run's"
