@@ -177,7 +177,7 @@ def test_surehand_run_asks_before_a_command_outside_the_allowlist(project: Path,
         "surehand wants to run `python3 check.py` (it is not on the allowlist). It would run "
         "in a copy of the workspace, sandboxed (bubblewrap"
     ) in denied.stdout
-    assert "Run `python3 check.py`? [o]nce / [a]lways / [N]o" in denied.stdout
+    assert "Run `python3 check.py`? [o]nce / always / [N]o" in denied.stdout
     assert denied.stdout.startswith("Commands run sandboxed (bubblewrap")
     tool_result = openai_server.completions[-1].body["messages"][-1]["content"]
     assert "declined" in tool_result
