@@ -162,7 +162,8 @@ local function snapshot(name)
   snap.current = relative(vim.api.nvim_buf_get_name(0))
   snap.lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
   snap.selects = #out.selects
-  snap.banner = require('surehand.banner').shown() or vim.NIL
+  local has_banner, banner = pcall(require, 'surehand.banner')
+  snap.banner = has_banner and banner.shown() or vim.NIL
   snap.messages_area = vim.trim(vim.fn.execute('messages'))
   snap.cursor = vim.api.nvim_win_get_cursor(0)
   table.insert(out.snapshots, snap)

@@ -111,7 +111,8 @@ local function draw_hunk(bufnr, file, hunk, starts, keyed)
   local name = visible.line(hunk.label)
   local mark = file.governs and (M.GOVERNS_MARK .. ' ') or ''
   if hunk.decision == 'rejected' then
-    label(bufnr, layout.label_line, { { ('  ✗ %ssurehand: rejected: %s'):format(mark, name), 'SurehandRejected' } })
+    local before = hunk.again and ' (you rejected it earlier in this task)' or ''
+    label(bufnr, layout.label_line, { { ('  ✗ %ssurehand: rejected: %s%s'):format(mark, name, before), 'SurehandRejected' } })
     return
   end
   if layout.removed then
