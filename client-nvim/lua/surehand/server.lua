@@ -101,7 +101,7 @@ function M.missing()
   if type(cmd) ~= 'table' or cmd[1] == nil or vim.fn.executable(cmd[1]) == 1 then
     return nil
   end
-  local why = ('surehand: the server command %s is not found (:checkhealth surehand)'):format(cmd[1])
+  local why = ('surehand: server not found: %s (:checkhealth surehand)'):format(cmd[1])
   status.server('stopped', 'not found')
   if not told_missing then
     told_missing = true
