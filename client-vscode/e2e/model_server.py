@@ -8,7 +8,11 @@ Serves two of the repository's ``ScriptedServer`` (tests/support/openai_server.p
   of its first line; a new ``notes.md``), then ``finish``; and a task whose
   model request hangs (the test kills the language server meanwhile);
 - ``b``, another endpoint, which takes any key: a command that needs
-  approval (``rm -rf build``), then ``finish``.
+  approval (``rm -rf build``), then ``finish``; then a spoofing task: an
+  edit of ``add`` whose description and added line carry ``ESC[2K ESC[1G``
+  and U+202E, an honest edit of ``halve``, and a command carrying the same
+  characters (all to be shown escaped), then ``finish`` with a summary
+  carrying them too.
 
 Also a closed port (``closed``), for an unreachable endpoint. Prints one
 JSON line ``{"a": url, "b": url, "closed": url, "model"}`` when it listens;
@@ -53,9 +57,20 @@ SCRIPT_A = [
     Hang(seconds=60),  # the second task: the server is killed while it waits
 ]
 RM = Call("run_command", {"command": "rm -rf build", "timeout": None})
+ERASE = "\x1b[2K\x1b[1G"  # erase the line, back to column 1
+RLO = "\u202e"  # right-to-left override
+SPOOF_EDIT = edit(
+    "def add(a, b):\n    return a + b\n",
+    f"def add(a, b):\n    __import__('os').system('id')  # {ERASE}+    return a + b\n",
+    f"keep add{ERASE} {RLO}safe",
+)
+HONEST_EDIT = edit("    return x / 2\n", "    return x // 2\n", "halve floors")
+SPOOF_COMMAND = Call("run_command", {"command": f"touch pwned {ERASE}pytest -q", "timeout": None})
 SCRIPT_B = [
     Turn(tool_calls=[RM]),
     Turn(tool_calls=[Call("finish", {"summary": "Left build alone."})]),
+    Turn(tool_calls=[SPOOF_EDIT, HONEST_EDIT, SPOOF_COMMAND]),
+    Turn(tool_calls=[Call("finish", {"summary": f"done{ERASE} {RLO}ok"})]),
 ]
 
 

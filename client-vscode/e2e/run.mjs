@@ -21,8 +21,15 @@
  *    with "Show Trace" and "Restart"; restart;
  * 4. switch the endpoint to B ("Surehand: Set Model Endpoint"): the key
  *    stored for A never goes there; a command waiting for approval is shown
- *    as waiting, not as running;
- * 5. switch to an endpoint nobody listens on: an error notification with
+ *    as waiting, not as running, in a modal dialog that stays until answered
+ *    (Deny first, Escape denies);
+ * 5. on B, a spoofing task: a command, a hunk label, an added line and the
+ *    summary carry ESC[2K ESC[1G and U+202E: each shows escaped (screenshots
+ *    `spoof-approval`, `spoof-review`); typing elsewhere in the file during
+ *    the review, rejecting the spoofed hunk and accepting the other: the
+ *    rejected hunk never comes back and the final message counts the whole
+ *    task;
+ * 6. switch to an endpoint nobody listens on: an error notification with
  *    "Show Trace", which opens the trace.
  *
  * Then checks the files on disk, what each model server received, and the
@@ -63,6 +70,12 @@ const TASK = 'fix add, make halve floor its result, move util.py to helpers.py';
 const CRASH_TASK = 'think for a long time';
 const B_TASK = 'clean the build';
 const UNREACHABLE_TASK = 'try the other endpoint';
+const SPOOF_TASK = 'make halve floor';
+const SPOOF_LABEL = 'keep add\\x1b[2K\\x1b[1G \\u202esafe'; // model_server.py's, as shown
+const SPOOF_LINE = "__import__('os').system('id')  # \\x1b[2K\\x1b[1G+    return a + b";
+const SPOOF_COMMAND = "touch pwned '\\x1b[2K\\x1b[1Gpytest' -q"; // as the server words it (quoted where a shell would need it)
+/** calc.py after the spoofing task: the spoofed hunk rejected, halve accepted, the person's line kept. */
+const AFTER_SPOOF = 'def add(a, b):\n    return a + b\n\n# mine\ndef halve(x):\n    return x // 2\n';
 const ACCEPTED = 'add adds'; // model_server.py's descriptions
 const REJECTED = 'halve floors';
 const RENAMED = 'move the string helpers';
@@ -176,6 +189,7 @@ async function main() {
     await multiFileReview(bench, workspace);
     await serverCrash(bench, envPython);
     await otherEndpoint(bench, model);
+    await spoofing(bench, workspace, server);
     await unreachableEndpoint(bench, model);
     await step(bench, 'check what the model servers received', async () => {
       const report = await model.report();
@@ -184,7 +198,7 @@ async function main() {
       check(report.a.pending === 0 && report.a.overruns.length === 0, `A's script was not used exactly: ${JSON.stringify(report.a)}`);
       check(report.a.authorized, 'A: a request came without the key stored for A');
       check(report.a.first_user_message?.includes(TASK), `the task did not reach the model: ${report.a.first_user_message}`);
-      check(report.b.completions === 2 && report.b.pending === 0, `B's script was not used exactly: ${JSON.stringify(report.b)}`);
+      check(report.b.completions === 4 && report.b.pending === 0, `B's script was not used exactly: ${JSON.stringify(report.b)}`);
       check(!report.b.saw_secret, 'B received the key stored for A');
     });
     await step(bench, 'check the trace (in the folder the machine settings name)', async () => {
@@ -404,8 +418,8 @@ async function otherEndpoint(bench, model) {
     await bench.runCommand(UI.askCommand);
     await bench.answerInput('Surehand: Ask', B_TASK);
   });
-  await step(bench, 'a command that waits for approval is shown waiting, not running', async () => {
-    const question = bench.toast(/wants to run `rm -rf build`/);
+  await step(bench, 'a command that waits for approval is shown waiting, not running, in a dialog that stays', async () => {
+    const question = page.locator(UI.dialog, { hasText: /wants to run `rm -rf build`/ }).first();
     await question.waitFor({ timeout: 60_000 });
     await bench.waitFor(`${UI.surehandStatus}:has-text("waiting for your approval: rm -rf build")`, 10_000);
     // The progress notification says so too (VS Code passes its reports on every 100 ms).
@@ -413,10 +427,94 @@ async function otherEndpoint(bench, model) {
     const texts = [...(await bench.statusBar()), ...(await bench.notifications())];
     check(!texts.some((t) => t.includes('Running rm -rf build')), `"Running" while approval is pending: ${JSON.stringify(texts)}`);
     await bench.screenshot('approval');
-    await question.locator(UI.toastButton, { hasText: /^Deny$/ }).first().click();
+    const buttons = (await question.locator(UI.toastButton).allInnerTexts()).map((t) => t.trim());
+    log(`approval buttons: ${JSON.stringify(buttons)}`);
+    // The focused button (the one Enter presses) is Deny; "always" is never it.
+    const focused = await page.evaluate(() => document.activeElement?.textContent?.trim());
+    log(`approval: the focused button is ${JSON.stringify(focused)}`);
+    check(focused === 'Deny', `the button Enter presses is not Deny but ${JSON.stringify(focused)}`);
+    // A toast slides into the notification centre after some seconds; the question must not.
+    await page.waitForTimeout(25_000);
+    check(await question.isVisible(), 'the approval question left the screen unanswered');
+    await bench.screenshot('approval-still-there');
+    await page.keyboard.press('Escape'); // closing the question denies
+    await question.waitFor({ state: 'detached', timeout: 10_000 });
     const message = await bench.notification(/^surehand: no changes/, 60_000);
     log(`notification: ${message}`);
   });
+}
+
+/**
+ * Model-chosen text with terminal escapes and a bidi override, shown escaped
+ * everywhere; a "no" that holds although the person typed in the file.
+ */
+async function spoofing(bench, workspace, server) {
+  const page = bench.page;
+  await step(bench, 'spoof: ask on B', async () => {
+    await bench.openFile('calc.py');
+    await bench.runCommand(UI.askCommand);
+    await bench.answerInput('Surehand: Ask', SPOOF_TASK);
+  });
+  await step(bench, 'spoof: the command shows escaped in the approval dialog', async () => {
+    const question = page.locator(UI.dialog, { hasText: /wants to run/ }).first();
+    await question.waitFor({ timeout: 60_000 });
+    const detail = await question.locator('.dialog-message-detail').first().innerText();
+    log(`approval detail: ${JSON.stringify(detail)}`);
+    check(detail.includes(SPOOF_COMMAND), `the command is not shown escaped: ${JSON.stringify(detail)}`);
+    check(!/[\u001b\u202e]/.test(detail), 'the dialog carries a raw escape or bidi character');
+    await page.locator(UI.surehandStatus, { hasText: "waiting for your approval: touch pwned '\\x1b" }).first().waitFor({ timeout: 10_000 });
+    await bench.screenshot('spoof-approval');
+    await page.keyboard.press('Enter'); // the first button: Deny
+    await question.waitFor({ state: 'detached', timeout: 10_000 });
+    check(!existsSync(join(workspace, 'pwned')), 'the denied command ran');
+  });
+  await step(bench, 'spoof: the hunk label and the added line show escaped', async () => {
+    await bench.codeLens(UI.hunkTitle(SPOOF_LABEL)).first().waitFor({ timeout: 60_000 });
+    const added = page.locator(UI.addedLines, { hasText: SPOOF_LABEL }).first();
+    await added.waitFor({ timeout: 10_000 });
+    const shown = (await added.innerText()).replace(/\u00a0/g, ' ');
+    log(`added lines: ${JSON.stringify(shown)}`);
+    check(shown.includes(SPOOF_LINE), `the added line is not shown escaped:\n${shown}`);
+    const lenses = (await page.locator(UI.codeLens).allInnerTexts()).join('\n');
+    check(!/[\u001b\u202e]/.test(shown + lenses), 'a raw escape or bidi character reached the review');
+    await bench.screenshot('spoof-review');
+  });
+  await step(bench, 'spoof: type elsewhere in the file, reject the spoofed hunk, accept the other', async () => {
+    await bench.palette(':');
+    await page.keyboard.type('4');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('# mine');
+    await page.locator(UI.editorLines, { hasText: '# mine' }).first().waitFor({ timeout: 10_000 });
+    await bench.clickLens(UI.hunkTitle(SPOOF_LABEL), 'Reject');
+    await bench.codeLens(UI.decided('reject', SPOOF_LABEL)).first().waitFor({ timeout: 10_000 });
+    await bench.clickLens(UI.hunkTitle('halve floors'), 'Accept');
+  });
+  await step(bench, 'spoof: the rejected hunk never comes back; the final message counts the whole task', async () => {
+    const message = await bench.notification(/reviewed: /, 60_000);
+    log(`notification: ${message}`);
+    check(message.startsWith('surehand: some changes applied'), `the outcome says: ${message}`);
+    check(message.includes('(reviewed: 1 applied, 1 rejected.)'), `the count is not the whole task's: ${message}`);
+    check(message.includes(SPOOF_LABEL) && !/[\u001b\u202e]/.test(message), `the outcome does not show the label escaped: ${message}`);
+    check((await bench.codeLens(SPOOF_LABEL).count()) === 0, 'the rejected hunk is offered again');
+    check((await bench.codeLens('surehand:').count()) === 0, 'a review is still open');
+    await bench.screenshot('spoof-outcome');
+    await bench.runCommandByKeyboard(UI.saveAllCommand);
+    await page.locator(`${UI.editorTab}.dirty`).first().waitFor({ state: 'detached', timeout: 10_000 });
+    const calc = readFileSync(join(workspace, 'calc.py'), 'utf8');
+    check(calc === AFTER_SPOOF, `calc.py is\n${calc}\nexpected\n${AFTER_SPOOF}`);
+    const again = findInLogs(join(server.userData, 'logs'), 'came back; they stay rejected');
+    log(`the server proposed the rejected hunk again: ${again ? 'yes, and it stayed rejected' : 'no'}`);
+  });
+}
+
+/** Whether any file under `dir` contains `text`. */
+function findInLogs(dir, text) {
+  if (!existsSync(dir)) {
+    return false;
+  }
+  return readdirSync(dir, { recursive: true })
+    .map((f) => join(dir, String(f)))
+    .some((f) => statSync(f).isFile() && readFileSync(f, 'utf8').includes(text));
 }
 
 /** An endpoint nobody listens on: an error notification, the trace one click away. */
@@ -457,7 +555,7 @@ function copyLogs(server) {
 
 main().then(
   () => {
-    log(`PASSED: fresh install, multi-file keyboard review, crash, endpoint-bound key, unreachable endpoint (screenshots in ${RESULTS})`);
+    log(`PASSED: fresh install, multi-file keyboard review, crash, endpoint-bound key and a question that stays, spoofing shown escaped and a "no" that holds, unreachable endpoint (screenshots in ${RESULTS})`);
     console.log('e2e: 1 passed, 0 failed');
     process.exit(0);
   },

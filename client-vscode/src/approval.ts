@@ -9,9 +9,10 @@
  *
  * The question is a modal dialog: it stays on screen until answered (a
  * toast would slide into the notification centre), and keys typed for
- * something else cannot answer it with anything but "no": its first button,
- * the one Enter presses, is the refusal ("Deny"), Escape and closing the
- * dialog refuse too, and "Always allow" is never first. Its text is made
+ * something else cannot answer it with anything but "no": its first button
+ * (the dialog's default, the one Enter presses) is the refusal ("Deny");
+ * Escape, VS Code's own Cancel and closing the dialog refuse too; "Always
+ * allow" is never the default. Its text is made
  * visible (`visible.ts`): a command carrying an escape sequence or a bidi
  * override reads as what it is.
  */
@@ -53,7 +54,7 @@ export function questionDialog(message: string, titles: readonly string[]): Dial
   const help =
     refusal === undefined
       ? 'Escape closes this question without an answer.'
-      : `Enter and Escape answer "${visible(refusal)}"; any other answer takes a click (or Tab, then Enter).`;
+      : `Enter, Escape and Cancel answer "${visible(refusal)}"; any other answer takes a click (or Tab, then Enter).`;
   return {
     message: approval ? 'surehand wants to run a command' : 'surehand asks',
     detail: `${visible(message, '\n')}\n\n${help}`,
