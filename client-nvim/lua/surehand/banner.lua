@@ -29,6 +29,7 @@ end
 function M.lines_for(message, waiting, width)
   local head = waiting > 1 and ('surehand asks (1 of %d):'):format(waiting) or 'surehand asks:'
   local out = { head }
+  local cut_short = false
   for _, line in ipairs(visible.lines(message)) do
     -- Wrap long lines rather than lose the end of a command.
     while vim.fn.strdisplaywidth(line) > width and #out < MAX_LINES do
@@ -38,7 +39,12 @@ function M.lines_for(message, waiting, width)
     end
     if #out < MAX_LINES then
       out[#out + 1] = cut(line, width)
+    elseif line ~= '' then
+      cut_short = true
     end
+  end
+  if cut_short then
+    out[#out] = cut(out[#out] .. ' …', width)
   end
   out[#out + 1] = 'answer: :SurehandApprove'
   return out
