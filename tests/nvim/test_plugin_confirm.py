@@ -187,7 +187,9 @@ def test_a_second_proposal_in_the_task_keeps_what_was_rejected_rejected(tmp_path
 
     out = run_lua("again_cases.lua", tmp_path, result=tmp_path / "again.json")
 
-    assert out["after_first"][5] == "    return b - a" and out["after_first"][1] == "    return a - b"
+    assert (
+        out["after_first"][5] == "    return b - a" and out["after_first"][1] == "    return a - b"
+    )
     assert out["second_open"] is True
     assert out["second"] == [
         {"label": "add adds", "decision": "rejected", "again": True},

@@ -8,12 +8,14 @@ on screen (with its command's control and bidi characters as escapes) until
 `:SurehandApprove` asks it. The proposal that follows tries to spoof the
 review (a label and an added line with ESC[2K ESC[1G and U+202E): the pane
 shows the escapes, never a line the bytes do not hold. One capture is kept
-in client-nvim/doc/spoof-screen.txt.
+in client-nvim/doc/spoof-screen.txt when SUREHAND_CAPTURE=1 (always in the
+test's folder).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -98,7 +100,7 @@ def test_an_approval_under_typing_and_a_spoofed_review_in_the_terminal(
     pane, root = _start(tmp_path, openai_server)
     try:
         pane.keys(":Surehand fix add", "Enter")
-        asked = pane.wait_for("answer: :SurehandApprove")
+        asked = pane.wait_for("surehand: waiting for your approval")
         _clean(asked)
         # The person goes on working, with pauses, in normal mode then insert mode.
         _type(pane, ["2", "j", "j", "Enter"], PAUSE)
@@ -137,8 +139,13 @@ def test_an_approval_under_typing_and_a_spoofed_review_in_the_terminal(
         assert "answer: :SurehandApprove" not in review
         assert "add adds\\x1b[2K\\x1b[1G\\u202eevil" in review, review
         assert "# \\x1b[2K\\x1b[1G+    return a + b" in review, review
-        assert not any(line.lstrip().startswith("+    return a + b") for line in review.splitlines())
-        EVIDENCE.write_text(
+        assert not any(
+            line.lstrip().startswith("+    return a + b") for line in review.splitlines()
+        )
+        evidence = (
+            EVIDENCE if os.environ.get("SUREHAND_CAPTURE") == "1" else tmp_path / EVIDENCE.name
+        )
+        evidence.write_text(
             "A spoofing attempt in Neovim (tmux, 120x30), captured by tests/nvim/test_tui_confirm.py.\n"
             "The command and the proposal carry ESC[2K ESC[1G (erase the line, go to column 1)\n"
             "and U+202E (right-to-left override); the plugin shows them as escapes.\n\n"
@@ -178,7 +185,6 @@ def test_no_press_enter_when_the_server_is_missing_or_dies(
     tmp_path: Path, openai_server: ScriptedServer
 ):
     """surehand's messages are one line that fits: no "Press ENTER" takes the next key."""
-    import os
     import signal
 
     pane, root = _start(tmp_path, openai_server)

@@ -16,7 +16,6 @@ local visible = require('surehand.visible')
 local M = {}
 
 local queue = {} ---@type {params: table, co: thread}[]
-local asking = false
 
 --- The command an approval question is about (as the server wrote it), or nil.
 local function command_of(message)
@@ -78,11 +77,16 @@ function M.choice_title(action)
 end
 
 local function answer(question, choice)
+  local waiting = false
   for i, q in ipairs(queue) do
     if q == question then
       table.remove(queue, i)
+      waiting = true
       break
     end
+  end
+  if not waiting then
+    return -- answered already (a second prompt for the same question), or moot
   end
   show()
   local ok, err = coroutine.resume(question.co, choice)
@@ -111,12 +115,9 @@ function M.now()
   if question == nil then
     return say.say('surehand: no question is waiting')
   end
-  if asking then
-    return
-  end
-  asking = true
+  -- Each prompt may answer only its own question, once (a picker that never
+  -- calls back leaves nothing locked: :SurehandApprove asks again).
   local function done(choice)
-    asking = false
     if choice == nil then
       return show()
     end
@@ -165,7 +166,6 @@ end
 --- The server is gone: its questions are moot.
 function M.drop()
   queue = {}
-  asking = false
   show()
 end
 
