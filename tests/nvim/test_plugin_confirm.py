@@ -180,6 +180,13 @@ def test_a_rejected_hunk_never_comes_back_in_the_same_task(
     assert all(not h["accepted"] for h in seen["reviewed"] if h["label"] == "add adds")
     assert seen["done"][0]["outcome"] == "partly_applied", seen["done"]
     assert FIXED not in seen["buffers"].values()
+    # The message line counts down with the statusline (no stale "2 hunks" left there).
+    said = messages(seen)
+    assert "surehand: a review is open in 1 file (]s next, :SurehandList)" in said
+    assert not any("review 2 hunks" in m for m in said)
+    assert said.index("surehand: rejected · 1 hunk left") < said.index(
+        "surehand: accepted · nothing left to decide"
+    )
 
 
 def test_a_second_proposal_in_the_task_keeps_what_was_rejected_rejected(tmp_path: Path):
