@@ -10,9 +10,9 @@ Serves two of the repository's ``ScriptedServer`` (tests/support/openai_server.p
 - ``b``, another endpoint, which takes any key: a command that needs
   approval (``rm -rf build``), then ``finish``; then a spoofing task: an
   edit of ``add`` whose description and added line carry ``ESC[2K ESC[1G``
-  and U+202E, an honest edit of ``halve``, and a command carrying the same
-  characters (all to be shown escaped), then ``finish`` with a summary
-  carrying them too.
+  and U+202E, an honest edit of ``halve``, a new file whose content carries
+  them, and a command carrying the same characters (all to be shown
+  escaped), then ``finish`` with a summary carrying them too.
 
 Also a closed port (``closed``), for an unreachable endpoint. Prints one
 JSON line ``{"a": url, "b": url, "closed": url, "model"}`` when it listens;
@@ -65,11 +65,15 @@ SPOOF_EDIT = edit(
     f"keep add{ERASE} {RLO}safe",
 )
 HONEST_EDIT = edit("    return x / 2\n", "    return x // 2\n", "halve floors")
+SPOOF_FILE = Call(
+    "create_file",
+    {"path": "spoof.md", "content": f"ok{ERASE}fine {RLO}evil\n", "description": "spoof notes"},
+)
 SPOOF_COMMAND = Call("run_command", {"command": f"touch pwned {ERASE}pytest -q", "timeout": None})
 SCRIPT_B = [
     Turn(tool_calls=[RM]),
     Turn(tool_calls=[Call("finish", {"summary": "Left build alone."})]),
-    Turn(tool_calls=[SPOOF_EDIT, HONEST_EDIT, SPOOF_COMMAND]),
+    Turn(tool_calls=[SPOOF_EDIT, HONEST_EDIT, SPOOF_FILE, SPOOF_COMMAND]),
     Turn(tool_calls=[Call("finish", {"summary": f"done{ERASE} {RLO}ok"})]),
 ]
 

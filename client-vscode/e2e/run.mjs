@@ -479,6 +479,21 @@ async function spoofing(bench, workspace, server) {
     check(!/[\u001b\u202e]/.test(shown + lenses), 'a raw escape or bidi character reached the review');
     await bench.screenshot('spoof-review');
   });
+  await step(bench, "spoof: a new file's hidden characters each carry their escape", async () => {
+    await page.locator(UI.editorTab, { hasText: 'spoof.md' }).first().click();
+    await bench.waitActiveTab('spoof.md');
+    await bench.codeLens('Reject New File').first().waitFor({ timeout: 10_000 });
+    // The marks are decorations: their escapes are CSS content before the character.
+    const marks = await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().evaluate((lines) =>
+      [...lines.querySelectorAll('span')].map((s) => getComputedStyle(s, '::before').content).filter((c) => c.includes('\\')),
+    );
+    log(`hidden-character marks: ${JSON.stringify(marks)}`);
+    check(marks.some((m) => m.includes('x1b')) && marks.some((m) => m.includes('u202e')), `no escape marks: ${JSON.stringify(marks)}`);
+    await bench.screenshot('spoof-new-file');
+    await bench.clickLens('Reject New File', 'Reject New File');
+    await page.locator(UI.editorTab, { hasText: 'calc.py' }).first().click();
+    await bench.waitActiveTab('calc.py');
+  });
   await step(bench, 'spoof: type elsewhere in the file, reject the spoofed hunk, accept the other', async () => {
     await bench.palette(':');
     await page.keyboard.type('4');
@@ -493,7 +508,7 @@ async function spoofing(bench, workspace, server) {
     const message = await bench.notification(/reviewed: /, 60_000);
     log(`notification: ${message}`);
     check(message.startsWith('surehand: some changes applied'), `the outcome says: ${message}`);
-    check(message.includes('(reviewed: 1 applied, 1 rejected.)'), `the count is not the whole task's: ${message}`);
+    check(message.includes('(reviewed: 1 applied, 2 rejected.)'), `the count is not the whole task's: ${message}`);
     check(message.includes(SPOOF_LABEL) && !/[\u001b\u202e]/.test(message), `the outcome does not show the label escaped: ${message}`);
     check((await bench.codeLens(SPOOF_LABEL).count()) === 0, 'the rejected hunk is offered again');
     check((await bench.codeLens('surehand:').count()) === 0, 'a review is still open');
@@ -502,6 +517,7 @@ async function spoofing(bench, workspace, server) {
     await page.locator(`${UI.editorTab}.dirty`).first().waitFor({ state: 'detached', timeout: 10_000 });
     const calc = readFileSync(join(workspace, 'calc.py'), 'utf8');
     check(calc === AFTER_SPOOF, `calc.py is\n${calc}\nexpected\n${AFTER_SPOOF}`);
+    check(!existsSync(join(workspace, 'spoof.md')), 'the rejected spoof.md was created');
     const again = findInLogs(join(server.userData, 'logs'), 'came back; they stay rejected');
     log(`the server proposed the rejected hunk again: ${again ? 'yes, and it stayed rejected' : 'no'}`);
   });

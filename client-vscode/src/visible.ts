@@ -106,3 +106,27 @@ export function visibleLines(text: string): string {
 export function visibleLabel(text: string): string {
   return visible(text).replace(/(?<!\\)\$\(/g, '\\$(');
 }
+
+/** A hidden character in a text, where it is and how it shows. */
+export interface HiddenSpan {
+  readonly offset: number;
+  /** In UTF-16 code units (2 for a code point beyond U+FFFF). */
+  readonly length: number;
+  readonly shown: string;
+}
+
+/**
+ * The hidden characters of a text an editor shows as it is (a buffer, a new
+ * file's proposed content), for marking each with its escape: every one but
+ * tabs and line breaks, which the editor lays out.
+ */
+export function hiddenSpans(text: string): HiddenSpan[] {
+  const out: HiddenSpan[] = [];
+  for (const match of text.matchAll(ALL_HIDDEN)) {
+    const char = match[0];
+    if (char !== '\t' && char !== '\n' && char !== '\r') {
+      out.push({ offset: match.index, length: char.length, shown: escapeChar(char) });
+    }
+  }
+  return out;
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapeChar, HIDDEN, hiddenIn, isHidden, visible, visibleLabel, visibleLines } from '../src/visible';
+import { escapeChar, HIDDEN, hiddenIn, hiddenSpans, isHidden, visible, visibleLabel, visibleLines } from '../src/visible';
 
 /** The `HIDDEN` table of the Python rule, read from its source. */
 function pythonTable(): [number, number][] {
@@ -65,5 +65,13 @@ describe('the one rule for showing model-chosen text', () => {
 
   it('escapes icon syntax where a label would draw one', () => {
     expect(visibleLabel('$(check) Accepted: x\u202e')).toBe('\\$(check) Accepted: x\\u202e');
+  });
+
+  it('finds the hidden characters of a text shown as it is, but tabs and line breaks', () => {
+    expect(hiddenSpans('a\tb\x1b[2K\r\nc\u202ed\u{e0041}\n')).toEqual([
+      { offset: 3, length: 1, shown: '\\x1b' },
+      { offset: 10, length: 1, shown: '\\u202e' },
+      { offset: 12, length: 2, shown: '\\U000e0041' },
+    ]);
   });
 });

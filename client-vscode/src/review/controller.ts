@@ -304,7 +304,7 @@ export class ReviewController implements vscode.Disposable {
     const result = await applyDecisions(review.proposal);
     for (const uri of result.skipped) {
       this.output.appendLine(`Review: ${uri} changed outside the review; its hunks were not applied.`);
-      const message = `surehand: ${uri} changed outside the review; its accepted hunks were not applied.`;
+      const message = `surehand: ${visible(decodeURIComponent(uri))} changed outside the review; its accepted hunks were not applied.`;
       void vscode.window.showWarningMessage(message);
     }
     // A deleted file's buffer would outlive the file while a tab shows it.

@@ -11,7 +11,12 @@
  * - a stale hunk (the user typed in it): its lines outlined, dashed, in the
  *   warning colour, and the thread's label starts with "stale";
  * - a new file: its proposed content in a read-only `surehand-proposal:`
- *   document, every line green; a file to delete: every line red.
+ *   document, every line green; a file to delete: every line red;
+ * - in the lines the review colours (what a hunk replaces, a new or deleted
+ *   file), every hidden character (`visible.ts`: a control, a bidi
+ *   override, a zero-width character) carries its escape (`\x1b`,
+ *   `\u202e`), boxed in red, before it, whatever the editor's own settings
+ *   for showing them.
  *
  * The CodeLenses above each hunk (`lenses.ts`) carry the decisions.
  */
@@ -22,7 +27,7 @@ import { addedBlock, hunkLayout, hunkSummary } from './layout';
 import type { FileReview, Hunk } from './model';
 import { governsWords } from './lensText';
 import { lineStarts } from './text';
-import { visible } from '../visible';
+import { hiddenSpans, visible } from '../visible';
 
 const COMMENT_CONTROLLER = 'surehand-review';
 
@@ -46,6 +51,7 @@ export class ReviewView implements vscode.Disposable {
     overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.warningForeground'),
     overviewRulerLane: vscode.OverviewRulerLane.Left,
   });
+  private readonly hidden = vscode.window.createTextEditorDecorationType({});
   private readonly comments = vscode.comments.createCommentController(COMMENT_CONTROLLER, 'surehand proposals');
   private readonly threads = new Map<string, vscode.CommentThread>();
   private readonly subscriptions: vscode.Disposable[];
@@ -66,6 +72,7 @@ export class ReviewView implements vscode.Disposable {
     this.removed.dispose();
     this.added.dispose();
     this.stale.dispose();
+    this.hidden.dispose();
   }
 
   /**
@@ -86,6 +93,7 @@ export class ReviewView implements vscode.Disposable {
       editor.setDecorations(this.removed, lines.removed);
       editor.setDecorations(this.added, lines.added);
       editor.setDecorations(this.stale, lines.stale);
+      editor.setDecorations(this.hidden, hiddenMarks(editor.document, [...lines.removed, ...lines.added, ...lines.stale]));
     }
     const wanted = new Map<string, ThreadSpec>();
     review?.proposal.files.forEach((file) => threadSpecs(review.shown[file.index], file, wanted));
@@ -139,6 +147,38 @@ interface Lines {
   readonly removed: vscode.Range[];
   readonly added: vscode.Range[];
   readonly stale: vscode.Range[];
+}
+
+/** A mark with its escape before each hidden character of `ranges`' lines. */
+function hiddenMarks(document: vscode.TextDocument, ranges: readonly vscode.Range[]): vscode.DecorationOptions[] {
+  const lines = new Set<number>();
+  for (const range of ranges) {
+    for (let line = range.start.line; line <= Math.min(range.end.line, document.lineCount - 1); line++) {
+      lines.add(line);
+    }
+  }
+  const marks: vscode.DecorationOptions[] = [];
+  for (const line of lines) {
+    const text = document.lineAt(line).text;
+    for (const span of hiddenSpans(text)) {
+      marks.push({
+        range: new vscode.Range(line, span.offset, line, span.offset + span.length),
+        hoverMessage: `A hidden character: ${span.shown}`,
+        renderOptions: {
+          // Its own background: the editor may draw the character itself on a red one.
+          before: {
+            contentText: span.shown,
+            color: new vscode.ThemeColor('editorError.foreground'),
+            backgroundColor: new vscode.ThemeColor('editor.background'),
+            border: '1px solid',
+            borderColor: new vscode.ThemeColor('editorError.foreground'),
+            margin: '0 2px 0 0',
+          },
+        },
+      });
+    }
+  }
+  return marks;
 }
 
 /** The lines `file` colours on `document`. */
