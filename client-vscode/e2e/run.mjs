@@ -73,7 +73,8 @@ const UNREACHABLE_TASK = 'try the other endpoint';
 const SPOOF_TASK = 'make halve floor';
 const SPOOF_LABEL = 'keep add\\x1b[2K\\x1b[1G \\u202esafe'; // model_server.py's, as shown
 const SPOOF_LINE = "__import__('os').system('id')  # \\x1b[2K\\x1b[1G+    return a + b";
-const SPOOF_COMMAND = "touch pwned '\\x1b[2K\\x1b[1Gpytest' -q"; // as the server words it (quoted where a shell would need it)
+/** The command as shown: escaped (the server may quote the word as a shell would need it). */
+const SPOOF_COMMAND = /touch pwned '?\\x1b\[2K\\x1b\[1Gpytest'? -q/;
 /** calc.py after the spoofing task: the spoofed hunk rejected, halve accepted, the person's line kept. */
 const AFTER_SPOOF = 'def add(a, b):\n    return a + b\n\n# mine\ndef halve(x):\n    return x // 2\n';
 const ACCEPTED = 'add adds'; // model_server.py's descriptions
@@ -460,9 +461,12 @@ async function spoofing(bench, workspace, server) {
     await question.waitFor({ timeout: 60_000 });
     const detail = await question.locator('.dialog-message-detail').first().innerText();
     log(`approval detail: ${JSON.stringify(detail)}`);
-    check(detail.includes(SPOOF_COMMAND), `the command is not shown escaped: ${JSON.stringify(detail)}`);
+    check(SPOOF_COMMAND.test(detail), `the command is not shown escaped: ${JSON.stringify(detail)}`);
     check(!/[\u001b\u202e]/.test(detail), 'the dialog carries a raw escape or bidi character');
-    await page.locator(UI.surehandStatus, { hasText: "waiting for your approval: touch pwned '\\x1b" }).first().waitFor({ timeout: 10_000 });
+    const status = page.locator(UI.surehandStatus, { hasText: 'waiting for your approval: touch pwned' }).first();
+    await status.waitFor({ timeout: 10_000 });
+    const said = await status.innerText();
+    check(said.includes('\\x1b') && !/[\u001b\u202e]/.test(said), `the status does not show the command escaped: ${JSON.stringify(said)}`);
     await bench.screenshot('spoof-approval');
     await page.keyboard.press('Enter'); // the first button: Deny
     await question.waitFor({ state: 'detached', timeout: 10_000 });
