@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Message } from './ask';
 import type { Tally } from './review/decide';
-import { visible } from './visible';
+import { visibleNotice } from './visible';
 
 const SHOW_TRACE = 'Show Trace';
 const RECENT_MS = 30_000;
@@ -14,7 +14,7 @@ const RECENT_MS = 30_000;
  * dismissed, and hides one without after a while: only good news hides.)
  */
 export async function tell(output: vscode.OutputChannel, message: Message): Promise<void> {
-  const text = visible(message.text, '\n'); // it may carry a model's words
+  const text = visibleNotice(message.text); // it may carry a model's words
   const shown =
     message.severity === 'info'
       ? vscode.window.showInformationMessage(text)

@@ -31,7 +31,7 @@ import { ReviewView } from './review/view';
 import { ServerManager } from './server';
 import { pinnedSettings, RESTART_SETTINGS, SECTION } from './settings';
 import { Status } from './status';
-import { visible } from './visible';
+import { visible, visibleNotice } from './visible';
 import type { StepParams } from './statusText';
 
 const STEP_NOTIFICATION = 'surehand/step';
@@ -148,7 +148,7 @@ export class Surehand implements vscode.Disposable {
             ? vscode.window.showWarningMessage
             : vscode.window.showInformationMessage;
       if (items.length === 0) {
-        await show(visible(message, '\n'));
+        await show(visibleNotice(message));
         return null;
       }
       // Modal: it stays until answered; Enter and Escape give the refusal, "always" is never first.

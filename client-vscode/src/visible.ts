@@ -107,6 +107,17 @@ export function visibleLabel(text: string): string {
   return visible(text).replace(/(?<!\\)\$\(/g, '\\$(');
 }
 
+/**
+ * `text` for a notification: visible (line breaks kept), and with no link.
+ * VS Code turns `[label](https:…)`, `[label](command:…)` and `[label](file:…)`
+ * in a notification into a link that opens a page, runs a command or a file
+ * on a click; model words (a summary, a path) must not become one, so a
+ * `](` is shown as `] (`.
+ */
+export function visibleNotice(text: string): string {
+  return visible(text, '\n').replace(/\]\(/g, '] (');
+}
+
 /** A hidden character in a text, where it is and how it shows. */
 export interface HiddenSpan {
   readonly offset: number;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapeChar, HIDDEN, hiddenIn, hiddenSpans, isHidden, visible, visibleLabel, visibleLines } from '../src/visible';
+import { escapeChar, HIDDEN, hiddenIn, hiddenSpans, isHidden, visible, visibleLabel, visibleLines, visibleNotice } from '../src/visible';
 
 /** The `HIDDEN` table of the Python rule, read from its source. */
 function pythonTable(): [number, number][] {
@@ -73,5 +73,18 @@ describe('the one rule for showing model-chosen text', () => {
       { offset: 10, length: 1, shown: '\\u202e' },
       { offset: 12, length: 2, shown: '\\U000e0041' },
     ]);
+  });
+});
+
+describe('a notification', () => {
+  it('shows a link a model wrote as text, never as a link', () => {
+    const summary = 'Fixed. [Open the docs](command:workbench.action.terminal.new) or [x](https://e.invalid)';
+    const shown = visibleNotice(summary);
+    expect(shown).not.toMatch(/\]\(/);
+    expect(shown).toBe('Fixed. [Open the docs] (command:workbench.action.terminal.new) or [x] (https://e.invalid)');
+  });
+
+  it('keeps line breaks and escapes everything else', () => {
+    expect(visibleNotice('a\nb\x1b[2K')).toBe('a\nb\\x1b[2K');
   });
 });

@@ -37,7 +37,7 @@ import type { ReviewedHunk, WorkspaceEdit } from './protocol';
 import { nextStop, stopAfter, stopAt, type Cursor, type Stop } from './navigate';
 import { followChanges } from './shift';
 import type { Status } from '../status';
-import { visible } from '../visible';
+import { visible, visibleNotice } from '../visible';
 
 /** Review keys pressed this soon after a review opened are not taken: they were meant for what was there before. */
 export const KEY_GUARD_MS = 1000;
@@ -164,7 +164,7 @@ export class ReviewController implements vscode.Disposable {
     const text =
       `surehand: not accepted in bulk: ${held.count === 1 ? 'a change' : `${held.count} changes`} to files that change how tools run: ` +
       `${names.join(', ')}. Accept or reject them one by one.`;
-    void vscode.window.showWarningMessage(text);
+    void vscode.window.showWarningMessage(visibleNotice(text));
   }
 
   /** End the review without applying anything (the extension stopped the server). */
@@ -305,7 +305,7 @@ export class ReviewController implements vscode.Disposable {
     for (const uri of result.skipped) {
       this.output.appendLine(`Review: ${uri} changed outside the review; its hunks were not applied.`);
       const message = `surehand: ${visible(decodeURIComponent(uri))} changed outside the review; its accepted hunks were not applied.`;
-      void vscode.window.showWarningMessage(message);
+      void vscode.window.showWarningMessage(visibleNotice(message));
     }
     // A deleted file's buffer would outlive the file while a tab shows it.
     const deleted = review.proposal.files.filter((f) => f.kind === 'delete' && f.operation === 'accepted');
