@@ -21,6 +21,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -37,6 +38,9 @@ from .workspace import Overlay, ToolError
 Shadow = ShadowCopy | ShadowOverlay
 HEAD_SHARE = 0.4  # of the output kept at its start when it is cut; the rest is its end
 READ_GRACE = 1.0  # seconds to collect the last output once the process is gone
+# The most output a command may keep, whatever outputMaxChars says (the settings'
+# hard ceiling on it should feed this).
+MAX_OUTPUT_CHARS = 1_000_000
 
 
 class CopyFailed(ToolError):
@@ -44,27 +48,51 @@ class CopyFailed(ToolError):
 
 
 class OutputBuffer:
-    """The start and end of a command's output, in bounded memory however much it prints."""
+    """The start and end of a command's output, in bounded memory however much it prints.
+
+    The start is filled once; the end is a queue of the pieces read, the
+    oldest dropped as soon as the rest hold the end's share. Each piece is
+    kept or dropped whole, never copied again, so reading costs time in
+    proportion to the output and memory in proportion to the cap (at most
+    the cap's end share twice over, a piece larger than that is cut as it
+    comes). The cap is held to ``MAX_OUTPUT_CHARS``.
+    """
 
     def __init__(self, max_chars: int) -> None:
-        self.max_chars = max_chars
+        self.max_chars = max_chars = max(0, min(max_chars, MAX_OUTPUT_CHARS))
         self.head_chars = int(max_chars * HEAD_SHARE)
         self.tail_chars = max_chars - self.head_chars
-        self.start = ""  # the first max_chars characters
-        self.end = ""  # the last tail_chars characters
+        self._head: list[str] = []  # the first head_chars characters
+        self._head_size = 0
+        self._tail: deque[str] = deque()  # what came after them, its end at least tail_chars
+        self._tail_size = 0
         self.total = 0
 
     def add(self, text: str) -> None:
-        if len(self.start) < self.max_chars:
-            self.start += text[: self.max_chars - len(self.start)]
-        self.end = (self.end + text)[-self.tail_chars :] if self.tail_chars else ""
         self.total += len(text)
+        if self._head_size < self.head_chars:
+            room = self.head_chars - self._head_size
+            piece, text = text[:room], text[room:]
+            self._head.append(piece)
+            self._head_size += len(piece)
+        if not text or not self.tail_chars:
+            return
+        if len(text) >= self.tail_chars:  # this piece alone is the whole end
+            self._tail.clear()
+            self._tail_size = 0
+            text = text[-self.tail_chars :]
+        self._tail.append(text)
+        self._tail_size += len(text)
+        while self._tail_size - len(self._tail[0]) >= self.tail_chars:
+            self._tail_size -= len(self._tail.popleft())
 
     def text(self) -> str:
+        head = "".join(self._head)
         if self.total <= self.max_chars:
-            return self.start
+            return head + "".join(self._tail)
+        end = "".join(self._tail)[-self.tail_chars :] if self.tail_chars else ""
         cut = self.total - self.head_chars - self.tail_chars
-        return f"{self.start[: self.head_chars]}\n[... {cut} characters cut ...]\n{self.end}"
+        return f"{head}\n[... {cut} characters cut ...]\n{end}"
 
 
 class ShadowRunner:
