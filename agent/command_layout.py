@@ -5,7 +5,9 @@ virtualenv, ``node_modules``, other ignored folders, ``.git``) shown
 read-only at its place in the copy; a virtualenv and ``node_modules`` also
 at their real path, where the scripts in them point (``#!/real/.venv/bin/
 python``). ``.git/hooks`` masked. The toolchains on ``PATH`` and the
-virtualenv's interpreter read-only (``agent.sandbox.toolchains``), their
+virtualenv's interpreter read-only (``agent.sandbox.toolchains``: only the
+prefix of a real installation, whatever the repository's ``pyvenv.cfg``
+says), their
 credential files masked; the folders the user configured
 (``sandboxReadOnlyPaths``, ``sandboxWritablePaths``); an empty private
 ``HOME`` at the user's home path, so tools that look there find nothing of
@@ -49,7 +51,8 @@ def command_layout(
     ]
     read_only += _worktree_git(source)
     venvs = [source / name for name in VENV_NAMES if name in shadow.links]
-    interpreters = [p for p in map(venv_interpreter, venvs) if p is not None]
+    found = (venv_interpreter(venv, home=home, workspace=source) for venv in venvs)
+    interpreters = [p for p in found if p is not None]
     path = os.environ.get("PATH", os.defpath).split(":")
     chains = toolchains(path, interpreters, home=home, workspace=source)
     read_only += [Mount(t, t) for t in chains if not visible(t)]
