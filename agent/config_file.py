@@ -8,33 +8,41 @@ settings. Any layer may name a ``provider``: its preset fills in that
 layer's endpoint settings beneath the keys the layer sets itself.
 
 A project's file comes with the repository, so whoever wrote it is not the
-user. It may never choose the key (``apiKey``, ``apiKeyEnv``) or the trusted
-projects, and it may set the endpoint, the command allowlist, the trace
-folder or anything about the sandbox (``PROTECTED``) only in a project the
-user trusts (listed in ``trustedProjects`` in the user's file, or
-``--trust-project`` / the editor's ``trustProject``). An endpoint that comes
-from a project's file is never sent the user's key.
+user, and it may never widen what surehand does. What it may do with each
+setting is ``settings_table.CLASSES``: a limit, the command allowlist, the
+folders and variables commands get and the network only narrow (a lower
+limit, fewer commands, less environment) unless the user trusts the project
+(listed in ``trustedProjects`` in the user's file, or ``--trust-project`` /
+the editor's ``trustProject``); the model, the endpoint, the trace folder and
+how commands are contained need that trust; the key, the trusted projects
+and how a proposal is reviewed are the user's alone. Settings an editor took
+from the workspace itself (which a repository can commit) can be given as
+``workspace`` and are held to the same rules. Each value not taken, or taken
+narrowed, is said in ``Effective.ignored``. An endpoint that comes from a
+project's file is never sent the user's key. No source, the user included,
+exceeds a limit's ceiling (``settings.CEILINGS``).
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from .settings import Settings, snake_case
+from .command_line import is_allowed
+from .settings import CEILINGS, Settings, above_ceiling, camel_case, invalid, number, snake_case
+from .settings_table import Rule, rule_for
+
+__all__ = ["camel_case"]
 
 PROJECT_FILE = ".surehand.toml"
 USER_FILE = Path("surehand") / "config.toml"
 
-# Settings a project's file may set only when the user trusts the project.
-PROTECTED = frozenset({"base_url", "provider", "command_allowlist", "trace_dir"})
-PROTECTED_PREFIXES = ("sandbox",)  # sandbox, sandboxNetwork, sandboxWritablePaths, ...
-# Keys a project's file may never set, trusted or not.
-USER_ONLY = frozenset({"api_key", "api_key_env", "trusted_projects", "trust_project"})
+PROTECTED_PREFIXES = ("sandbox",)  # a sandbox setting this build does not know needs trust
 # Keys that steer the reading itself rather than being settings.
 CONFIG_KEYS = frozenset({"provider", "trusted_projects", "trust_project"})
 
@@ -52,8 +60,9 @@ PROVIDERS: dict[str, dict[str, str]] = {
 
 
 def is_protected(name: str) -> bool:
-    """Whether a project's file needs the user's trust to set ``name`` (snake_case)."""
-    return name in PROTECTED or name.startswith(PROTECTED_PREFIXES)
+    """Whether an untrusted project's file can never set ``name`` (snake_case), not even
+    to a stricter value."""
+    return rule_for(name).who != "narrow"
 
 
 def user_config_path(env: Mapping[str, str] | None = None) -> Path:
@@ -71,6 +80,9 @@ class Effective:
     problems: list[str] = field(default_factory=list)
     trusted: bool = False
     key_withheld: str = ""  # why no key is sent, when one is withheld
+    # Each value a project's file or the workspace set that was not taken, or taken
+    # narrowed, or brought down to a ceiling, and why (also among ``problems``).
+    ignored: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -87,37 +99,54 @@ def effective_settings(
     overrides_origin: str = "command line",
     trust: bool = False,
     env: Mapping[str, str] | None = None,
+    workspace: Mapping[str, Any] | None = None,
+    workspace_origin: str = "workspace settings",
 ) -> Effective:
-    """The settings for a workspace at ``root`` with ``overrides`` (flags or editor) on top."""
+    """The settings for a workspace at ``root`` with ``overrides`` (flags or editor) on top.
+
+    ``workspace``: settings an editor took from the workspace's own files (VS Code's
+    ``.vscode/settings.json``), which a repository can commit: held to the same rules
+    as the project's file, over it.
+    """
     env = os.environ if env is None else env
     problems: list[str] = []
+    ignored: list[str] = []
     user_path = user_config_path(env)
     user = _layer(_shown(user_path, env), _read_toml(user_path, env, problems), problems)
     top = _layer(overrides_origin, dict(overrides or {}), problems, named=False)
     trusted_paths = user.values.pop("trusted_projects", [])
     trusted = trust or top.values.pop("trust_project", False) is True or _under(root, trusted_paths)
     top.values.pop("trusted_projects", None)
-    layers = [user]
+    layers = [(user, False)]
     if root is not None:
         path = root / PROJECT_FILE
-        project = _layer(PROJECT_FILE, _read_toml(path, env, problems), problems)
-        _guard_project(project, trusted, problems)
-        layers.append(project)
+        layers.append((_layer(PROJECT_FILE, _read_toml(path, env, problems), problems), True))
+    if workspace:
+        layers.append((_layer(workspace_origin, dict(workspace), problems), True))
     environment = _Layer("environment")
     for name, variable in ENVIRONMENT.items():
         if env.get(variable):
             environment.values[name] = env[variable]
             environment.origins[name] = f"environment ({variable})"
-    layers += [environment, top]
+    layers += [(environment, False), (top, False)]
 
     values: dict[str, Any] = {}
     origins = {f.name: "default" for f in fields(Settings)}
-    for layer in layers:
+    for layer, guarded in layers:
+        if guarded:
+            ignored += _guard(layer, trusted, values)
         for name, value in layer.values.items():
             if name in CONFIG_KEYS:
                 continue
             values[name] = value
             origins[name] = layer.origins.get(name, layer.origin)
+    for name, ceiling in CEILINGS.items():
+        value = _typed(name, values[name]) if name in values else None
+        if value is not None and value > ceiling:
+            ignored.append(f"{origins[name]}: {above_ceiling(camel_case(name), value)}")
+            values[name] = ceiling
+            origins[name] = f"ceiling ({origins[name]} asked {number(value)})"
+    problems += ignored
     key_withheld = ""
     if origins["base_url"].startswith(PROJECT_FILE):
         values["api_key_env"], values["api_key"] = "", ""
@@ -128,7 +157,7 @@ def effective_settings(
         )
     settings, more = Settings.parse({camel_case(k): v for k, v in values.items()}, env={})
     problems += more
-    return Effective(settings, origins, problems, trusted, key_withheld)
+    return Effective(settings, origins, problems, trusted, key_withheld, ignored)
 
 
 def without_defaults(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -195,25 +224,90 @@ def _invalid(name: str, key: str, value: Any) -> str:
         return "" if isinstance(value, bool) else f"setting {key!r} must be true or false"
     if name.startswith(PROTECTED_PREFIXES) and name not in {f.name for f in fields(Settings)}:
         return ""  # a sandbox setting this build does not know: Settings.parse reports it
-    _, problems = Settings.parse({key: value}, env={})
-    return problems[0] if problems else ""
+    return invalid(key, value)
 
 
-def _guard_project(project: _Layer, trusted: bool, problems: list[str]) -> None:
-    for name in list(project.values):
-        camel = camel_case(name)
-        if name in USER_ONLY:
-            del project.values[name]
-            problems.append(
-                f"{PROJECT_FILE}: {camel} ignored: a project's file never chooses the API key "
-                "or which projects are trusted"
-            )
-        elif is_protected(name) and not trusted:
-            del project.values[name]
-            problems.append(
-                f"{PROJECT_FILE}: {camel} ignored: only a trusted project may set it (pass "
-                "--trust-project, or add the project to trustedProjects in your config file)"
-            )
+_TRUST_HINT = "pass --trust-project, or add the project to trustedProjects in your config file"
+
+
+def _guard(layer: _Layer, trusted: bool, below: dict[str, Any]) -> list[str]:
+    """Hold a layer a repository wrote (the project's file, workspace settings) to
+    ``settings_table.CLASSES``, against the values ``below`` it; what was not taken,
+    or taken narrowed, and why."""
+    notes: list[str] = []
+    for name in list(layer.values):
+        rule = rule_for(name)
+        if rule.who == "narrow" and trusted:
+            continue
+        said = f"{layer.origin}: {camel_case(name)}"
+        if rule.who == "user":
+            del layer.values[name]
+            notes.append(f"{said} ignored: {rule.why}")
+        elif rule.who == "trust" and not trusted:
+            del layer.values[name]
+            notes.append(f"{said} ignored: only a trusted project may set it ({_TRUST_HINT})")
+        elif rule.who == "narrow":
+            note = _narrow(layer, name, rule, _current(name, below))
+            if note:
+                notes.append(f"{said} {note}")
+    return notes
+
+
+def _narrow(layer: _Layer, name: str, rule: Rule, current: Any) -> str:
+    """Keep ``layer``'s value for ``name`` only as far as it is stricter than ``current``;
+    what was left out, in words ("" when the value was taken as it is)."""
+    value = _typed(name, layer.values[name])
+    untrusted = f"the project is not trusted ({rule.why})"
+    if rule.stricter == "lower":
+        if value <= current:
+            return ""
+        del layer.values[name]
+        return (
+            f"ignored: {untrusted} and may only lower it: {number(value)} is above "
+            f"{number(current)}, which stays"
+        )
+    if rule.stricter == "off":
+        if value is False or value == current:
+            return ""
+        del layer.values[name]
+        return f"ignored: {untrusted} and may only turn it off"
+    kept = [item for item in value if _within(name, item, current)]
+    left_out = [item for item in value if item not in kept]
+    if not left_out:
+        return ""
+    if not kept:
+        del layer.values[name]
+        return f"ignored: {untrusted}"
+    layer.values[name] = kept
+    return f"narrowed: {', '.join(left_out)} left out: {untrusted}"
+
+
+def _within(name: str, item: str, current: tuple[str, ...]) -> bool:
+    """Whether ``item`` of a list setting allows no more than ``current`` already does."""
+    if name == "command_allowlist":
+        try:
+            return is_allowed(shlex.split(item), current)
+        except ValueError:
+            return False
+    if name.endswith("_paths"):
+        return any(Path(item).is_relative_to(place) for place in current)
+    return item in current
+
+
+def _current(name: str, values: dict[str, Any]) -> Any:
+    if name in values:
+        return _typed(name, values[name])
+    return getattr(Settings(), name)
+
+
+def _typed(name: str, value: Any) -> Any:
+    """``value`` as the setting's type (``[..]`` a tuple, ``3`` a float for a timeout), not
+    brought down to a ceiling."""
+    spec = {f.name: f for f in fields(Settings)}[name]
+    if name in CEILINGS:
+        return float(value) if spec.type == "float" else int(value)
+    settings, _ = Settings.parse({name: value}, env={})
+    return getattr(settings, name)
 
 
 def _read_toml(path: Path, env: Mapping[str, str], problems: list[str]) -> dict[str, Any]:
@@ -247,8 +341,3 @@ def _shown(path: Path, env: Mapping[str, str]) -> str:
     if home and path.is_relative_to(home):
         return str(Path("~") / path.relative_to(home))
     return str(path)
-
-
-def camel_case(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.capitalize() for part in rest)

@@ -1,7 +1,9 @@
 """``surehand config``: the settings in force for a workspace and where each came from.
 
 The key itself is never printed: only whether one is set and where it is
-read from.
+read from. Each value a project's file (or the workspace) set that was not
+taken, or taken narrowed, and each value brought down to its ceiling, is a
+line under ``not taken as set`` saying why.
 """
 
 from __future__ import annotations
@@ -45,9 +47,13 @@ def config_text(effective: Effective, root: Path) -> str:
     project = root / PROJECT_FILE
     lines.append("")
     lines.append(f"user file:    {user} ({'found' if user.is_file() else 'none'})")
-    trust = "trusted" if effective.trusted else "not trusted"
+    trust = "trusted" if effective.trusted else "not trusted: it may only narrow settings"
+    ignored = set(effective.ignored)
     lines.append(f"project file: {project} ({'found' if project.is_file() else 'none'}; {trust})")
-    lines += [f"warning: {problem}" for problem in effective.problems]
+    if effective.ignored:
+        lines.append("not taken as set (the project may only narrow; no source passes a ceiling):")
+        lines += [f"  {note}" for note in effective.ignored]
+    lines += [f"warning: {problem}" for problem in effective.problems if problem not in ignored]
     return "\n".join(lines)
 
 

@@ -77,7 +77,8 @@ def add_endpoint_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--trust-project",
         action="store_true",
-        help="let the project's .surehand.toml set the endpoint, allowlist and sandbox",
+        help="let the project's .surehand.toml widen settings (the endpoint, the model, limits, "
+        "the allowlist, the sandbox), not only narrow them",
     )
     for spec in fields(Settings):
         if spec.name in NO_FLAG:

@@ -10,6 +10,11 @@ default, never an exception: a bad setting must not stop the editor.
 The API key is read from the environment variable named by ``api_key_env``
 (``OPENAI_API_KEY`` by default) unless given directly; it is kept out of
 ``repr`` and is never logged.
+
+Every numeric limit has a ceiling (``CEILINGS``) that no source exceeds, not
+even the user's own file or a flag: a value above it is brought down to it,
+with a problem saying so, and ``Settings`` built directly is held to it too.
+``MAX_ANSWER_CHARS`` bounds one model answer (it is not a setting).
 """
 
 from __future__ import annotations
@@ -55,6 +60,25 @@ DEFAULT_ALLOWLIST = (
 )
 
 
+# The most any source may set a limit to. Each is far above what real work needs and
+# low enough that no setting can make surehand hold, send or wait for without end.
+CEILINGS: dict[str, int | float] = {
+    "max_steps": 500,  # model turns per task
+    "request_timeout": 900.0,  # seconds
+    "stream_timeout": 900.0,  # seconds
+    "max_retries": 10,
+    "command_timeout": 3600.0,  # seconds: an hour
+    "context_budget": 2_000_000,  # characters of conversation
+    "view_max_lines": 10_000,
+    "max_file_bytes": 20_000_000,
+    "output_max_chars": 200_000,  # characters of one command's output kept
+    "tool_timeout": 900.0,  # seconds
+}
+# The most characters of one model answer (text and tool calls together) that are kept,
+# shown or traced; an answer past it is cut there and said to be.
+MAX_ANSWER_CHARS = 1_000_000
+
+
 def _default_trace_dir() -> str:
     state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return str(Path(state) / "surehand" / "traces")
@@ -90,6 +114,11 @@ class Settings:
     # or "question" (one Apply / Show diff / Discard question for the whole proposal).
     review: str = "diagnostics"
 
+    def __post_init__(self) -> None:
+        for name, ceiling in CEILINGS.items():
+            if getattr(self, name) > ceiling:
+                object.__setattr__(self, name, type(getattr(self, name))(ceiling))
+
     @classmethod
     def parse(
         cls, data: Mapping[str, Any] | None, env: Mapping[str, str] | None = None
@@ -113,8 +142,11 @@ class Settings:
             if converted is None:
                 shown = "" if name in _SECRET else f" {value!r}"
                 problems.append(f"setting {key!r} has an invalid value{shown}; default used")
-            else:
-                values[name] = converted
+                continue
+            if name in CEILINGS and converted > CEILINGS[name]:
+                problems.append(above_ceiling(key, converted))
+                converted = type(converted)(CEILINGS[name])
+            values[name] = converted
         settings = cls(**values)
         return settings, problems
 
@@ -125,6 +157,38 @@ class Settings:
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
+
+
+def invalid(key: str, value: Any) -> str:
+    """The problem with ``value`` for the setting ``key`` ("" when it is valid; a value
+    above its ceiling is valid, and brought down where it is used)."""
+    spec = {f.name: f for f in fields(Settings)}.get(snake_case(key))
+    if spec is None:
+        return f"unknown setting {key!r} ignored"
+    if value is None or _convert(value, spec) is not None:
+        return ""
+    shown = "" if spec.name in _SECRET else f" {value!r}"
+    return f"setting {key!r} has an invalid value{shown}; default used"
+
+
+def above_ceiling(key: str, value: int | float) -> str:
+    """Why ``value`` for ``key`` (a numeric limit) is not used."""
+    ceiling = number(CEILINGS[snake_case(key)])
+    return (
+        f"{camel_case(snake_case(key))} = {number(value)} is above its ceiling {ceiling}, "
+        f"which no setting may exceed; {ceiling} used"
+    )
+
+
+def number(value: int | float) -> str:
+    """``3600.0`` -> ``3600``, ``0.5`` -> ``0.5``, ``10**6`` -> ``1000000``."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def camel_case(name: str) -> str:
+    """``max_steps`` -> ``maxSteps``."""
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
 
 
 _SECRET = {"api_key"}  # never repeated back, even when malformed

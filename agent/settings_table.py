@@ -1,4 +1,18 @@
-"""The README's settings table, made from the settings themselves.
+"""Who may set each setting, and the README's settings table made from the settings.
+
+``CLASSES`` is the one place that says, for every field of ``Settings`` (a
+test walks them all), what a project's file may do with it:
+
+- ``narrow``: an untrusted project's file (or untrusted workspace settings)
+  may set it, but only to a stricter value than the one beneath it (the
+  user's file, else the default): ``lower`` for a limit, ``subset`` for a
+  list that widens access (fewer commands, folders or variables), ``off``
+  for a switch that widens access when on. A trusted project sets it freely.
+- ``trust``: only a project the user trusts may set it.
+- ``user``: only the user (their own file, a flag, the editor) may set it.
+
+Every numeric limit also has a ceiling no source exceeds
+(``agent.settings.CEILINGS``).
 
 Each row is a field of ``Settings`` (but the API key, which has no flag):
 its camelCase key, its flag, its default and its help text from
@@ -13,13 +27,69 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from dataclasses import MISSING, Field, fields
+from dataclasses import MISSING, Field, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from .config_file import camel_case
-from .flags import HELP, METAVARS, NO_FLAG, flag_name
-from .settings import Settings
+from .settings import CEILINGS, Settings, camel_case, number
+
+__all__ = ["CLASSES", "Rule", "camel_case", "rule_for", "table"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What an untrusted project may do with a setting, and what it would widen."""
+
+    who: Literal["narrow", "trust", "user"]
+    why: str  # what setting it would do, said when a project's value is not taken
+    stricter: Literal["", "lower", "subset", "off"] = ""  # for ``narrow``
+
+
+_LONGER = "it would let a task run longer"
+_MORE = "it would send more of your code to the model"
+CLASSES: dict[str, Rule] = {
+    "model": Rule("trust", "it chooses which model your key pays for and your code goes to"),
+    "base_url": Rule("trust", "it chooses where your code goes"),
+    "provider": Rule("trust", "it chooses where your code goes"),
+    "api_key_env": Rule("user", "a project's file never chooses the API key"),
+    "api_key": Rule("user", "a project's file never chooses the API key"),
+    "trusted_projects": Rule("user", "a project's file never chooses which projects are trusted"),
+    "trust_project": Rule("user", "a project's file never chooses which projects are trusted"),
+    "max_steps": Rule("narrow", _LONGER, "lower"),
+    "request_timeout": Rule("narrow", _LONGER, "lower"),
+    "stream_timeout": Rule("narrow", _LONGER, "lower"),
+    "max_retries": Rule("narrow", "it would send more requests", "lower"),
+    "command_timeout": Rule("narrow", "it would let commands run longer", "lower"),
+    "command_allowlist": Rule("narrow", "it would let more commands run without asking", "subset"),
+    "context_budget": Rule("narrow", _MORE, "lower"),
+    "view_max_lines": Rule("narrow", _MORE, "lower"),
+    "max_file_bytes": Rule("narrow", _MORE, "lower"),
+    "output_max_chars": Rule("narrow", "it would keep and send more command output", "lower"),
+    "trace_dir": Rule("trust", "it chooses where records of your code are written"),
+    "tool_timeout": Rule("narrow", _LONGER, "lower"),
+    "sandbox": Rule("trust", "it chooses how commands are contained"),
+    "sandbox_network": Rule("narrow", "it would let commands reach the network", "off"),
+    "sandbox_read_only_paths": Rule("narrow", "it would let commands read more folders", "subset"),
+    "sandbox_writable_paths": Rule("narrow", "it would let commands change more folders", "subset"),
+    "command_environment": Rule("narrow", "it would widen what commands see", "subset"),
+    "review": Rule("user", "how you review a proposal is yours to choose"),
+}
+# A sandbox setting this build does not know (a newer file): it needs trust.
+_UNKNOWN_SANDBOX = Rule("trust", "it changes how commands are contained")
+
+_IN_A_PROJECT = {
+    "lower": "lower only",
+    "subset": "fewer only",
+    "off": "`false` only",
+    "trust": "if trusted",
+    "user": "never",
+}
+
+
+def rule_for(name: str) -> Rule:
+    """The rule for ``name`` (snake_case); an unknown ``sandbox...`` name needs trust."""
+    return CLASSES.get(name, _UNKNOWN_SANDBOX)
+
 
 BEGIN = "<!-- settings table: made by `python -m agent.settings_table`; do not edit -->"
 END = "<!-- end of the settings table -->"
@@ -28,13 +98,24 @@ _DEFAULT_IN_HELP = re.compile(r"^(?P<help>.*?)\s*\(default: (?P<default>[^()]*)\
 
 def table() -> str:
     """The Markdown table, one row per setting, in the dataclass's order."""
-    rows = ["| setting | flag | default | meaning |", "| --- | --- | --- | --- |"]
+    from .flags import HELP, NO_FLAG  # noqa: PLC0415 - flags -> config_file -> CLASSES here
+
+    rows = [
+        "| setting | flag | default | meaning | ceiling | in a project's file |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     for spec in fields(Settings):
         if spec.name in NO_FLAG:
             continue
         meaning, default = _split_help(HELP[spec.name].removesuffix(" (repeat)"))
         shown = _code(default) if default is not None else _shown_default(spec)
-        rows.append(f"| `{camel_case(spec.name)}` | {_flag(spec)} | {shown} | {meaning} |")
+        ceiling = number(CEILINGS[spec.name]) if spec.name in CEILINGS else ""
+        rule = CLASSES[spec.name]
+        project = _IN_A_PROJECT[rule.stricter or rule.who]
+        rows.append(
+            f"| `{camel_case(spec.name)}` | {_flag(spec)} | {shown} | {meaning} | {ceiling} "
+            f"| {project} |"
+        )
     return "\n".join(rows) + "\n"
 
 
@@ -58,6 +139,8 @@ def _split_help(help_text: str) -> tuple[str, str | None]:
 
 
 def _flag(spec: Field[Any]) -> str:
+    from .flags import METAVARS, flag_name  # noqa: PLC0415 - as in table()
+
     if spec.name in METAVARS:
         return f"`{flag_name(spec.name)} {METAVARS[spec.name]}` (repeat)"
     return f"`{flag_name(spec.name)}`"

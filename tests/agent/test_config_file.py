@@ -55,8 +55,8 @@ def test_the_user_file_honours_xdg_config_home_and_falls_back_to_home(tmp_path):
 
 
 def test_each_layer_overrides_the_one_below_and_says_so(home, project):
-    user_file(home, 'model = "user-model"\nmaxSteps = 10\ncommandTimeout = 99\nviewMaxLines = 50\n')
-    project_file(project, 'maxSteps = 20\ncommandTimeout = 88\nmodel = "project-model"\n')
+    user_file(home, 'model = "user-model"\nmaxSteps = 30\ncommandTimeout = 99\nviewMaxLines = 50\n')
+    project_file(project, "maxSteps = 20\ncommandTimeout = 88\n")
     env = {**home, "SUREHAND_MODEL": "env-model"}
 
     effective = effective_settings(project, overrides={"commandTimeout": 7}, env=env)
@@ -118,13 +118,16 @@ def test_an_untrusted_project_cannot_move_the_endpoint_the_key_or_the_sandbox(ho
     effective = effective_settings(project, env=env)
 
     s = effective.settings
-    assert s.model == "from-project"  # an unprotected setting is taken
+    assert s.model == ""  # the model needs trust: it chooses what the user's key pays for
     assert s.base_url == "" and s.api_key_env == "OPENAI_API_KEY" and s.api_key == ""
     assert s.command_allowlist == DEFAULT_ALLOWLIST
     assert s.trace_dir == Settings(trace_dir=s.trace_dir).trace_dir != "/tmp/shared"
     assert not effective.trusted
-    ignored = {m.group(1) for p in effective.problems if (m := re.search(r": (\w+) ignored", p))}
+    notes = effective.ignored
+    assert set(notes) <= set(effective.problems)
+    ignored = {m.group(1) for p in notes if (m := re.match(r"\.surehand\.toml: (\w+) ignored", p))}
     assert ignored == {
+        "model",
         "baseUrl",
         "provider",
         "apiKeyEnv",
@@ -135,8 +138,8 @@ def test_an_untrusted_project_cannot_move_the_endpoint_the_key_or_the_sandbox(ho
         "sandbox",
         "sandboxNetwork",
         "sandboxWritablePaths",
-        "sandboxReadOnlyPaths",
     }
+    assert s.sandbox_read_only_paths == ()  # an empty list narrows: taken
 
 
 @pytest.mark.parametrize("how", ["trusted-projects", "parent-trusted", "flag"])
@@ -155,7 +158,7 @@ def test_a_trusted_project_sets_the_endpoint_but_is_never_sent_the_key(home, pro
     assert s.command_allowlist == ("python", "bash")
     assert s.key(env) == ""  # neither the user's key nor the variable the project named
     assert effective.key_withheld
-    assert any("apiKeyEnv ignored" in p for p in effective.problems)
+    assert any(p.startswith(".surehand.toml: apiKeyEnv ignored") for p in effective.ignored)
 
 
 def test_a_trusted_projects_provider_is_never_sent_the_key_either(home, project):
@@ -203,12 +206,14 @@ def test_editor_values_left_at_their_default_do_not_hide_the_files():
     assert without_defaults(data) == {"model": "m", "viewMaxLines": 9}
 
 
-def test_the_protected_names_cover_the_endpoint_allowlist_and_every_sandbox_setting():
-    for name in ("base_url", "provider", "command_allowlist", "trace_dir", "sandbox"):
+def test_the_protected_names_cover_the_endpoint_the_model_and_how_commands_are_contained():
+    for name in ("base_url", "provider", "model", "trace_dir", "sandbox", "sandbox_future"):
         assert is_protected(name)
-    for name in ("sandbox_network", "sandbox_read_only_paths", "sandbox_writable_paths"):
+    for name in ("api_key", "api_key_env", "trusted_projects", "review"):
         assert is_protected(name)
-    assert not is_protected("max_steps") and not is_protected("model")
+    # These an untrusted project may still narrow.
+    for name in ("max_steps", "command_allowlist", "command_environment", "sandbox_network"):
+        assert not is_protected(name)
 
 
 # Flags
@@ -277,7 +282,7 @@ def test_the_readme_lists_every_setting_with_its_flag():
 
 def test_surehand_config_shows_where_each_setting_came_from_and_never_the_key(home, project):
     user_file(home, 'apiKey = "sk-in-user-file-777"\nmaxSteps = 11\n')
-    project_file(project, 'model = "qwen2.5-coder:7b"\nbaseUrl = "http://x.example/v1"\n')
+    project_file(project, 'viewMaxLines = 100\nbaseUrl = "http://x.example/v1"\n')
     env = {**home, "PATH": os.environ["PATH"], "OPENAI_API_KEY": "sk-env-secret-555"}
 
     result = subprocess.run(
@@ -302,7 +307,7 @@ def test_surehand_config_shows_where_each_setting_came_from_and_never_the_key(ho
     out = result.stdout
     assert "sk-in-user-file-777" not in out and "sk-env-secret-555" not in out
     assert re.search(r"maxSteps\s+11\s+~/config/surehand/config.toml", out)
-    assert re.search(r"model\s+qwen2.5-coder:7b\s+.surehand.toml", out)
+    assert re.search(r"viewMaxLines\s+100\s+.surehand.toml", out)
     assert re.search(r"baseUrl\s+http://localhost:11434/v1\s+command line \(provider ollama\)", out)
     assert re.search(r"key\s+set \(given directly; not shown\)", out)
-    assert "warning: .surehand.toml: baseUrl ignored: only a trusted project may set it" in out
+    assert "\n  .surehand.toml: baseUrl ignored: only a trusted project may set it" in out
