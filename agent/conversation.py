@@ -8,6 +8,7 @@ look again), newest kept.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -16,6 +17,23 @@ from . import messages
 
 Role = Literal["system", "user", "assistant", "tool"]
 KEEP_RECENT = 6  # tool outputs never compacted, newest first
+
+# What the model reads when its answer was stopped at the answer ceiling
+# (``turn_builder.MAX_ANSWER_CHARS``); these belong with ``agent.messages``.
+ANSWER_STOPPED_CALL = (
+    "Your answer was stopped at {limit:,} characters (the most surehand reads of one "
+    "answer) while you were writing this call to {name}: its arguments are unfinished, "
+    "so nothing was done. Send less in one call: make the change in smaller edits, or "
+    "create a large file in parts."
+)
+ANSWER_STOPPED_AFTER = (
+    "\n\n[Your answer was stopped at {limit:,} characters (the most surehand reads of "
+    "one answer): what you wrote after this call was not read. Send less in one answer.]"
+)
+ANSWER_STOPPED_TEXT = (
+    "[surehand stopped this answer at {limit:,} characters, the most it reads of one answer]"
+)
+STOPPED_ARGUMENTS = "{}"  # a stopped call's arguments, as the conversation keeps them
 
 
 @dataclass(frozen=True)
@@ -51,6 +69,9 @@ class ModelTurn:
     "tool_calls", "length": cut off at the token limit; "" when not said).
     ``reasoning`` is thinking the endpoint wants back with the calls it came
     with (sent as ``reasoning_content``, as DeepSeek asks); never the answer.
+    ``stopped_at`` is the ceiling at which surehand stopped reading the answer
+    (0: it was read whole); then a call whose arguments are unfinished is cut
+    off, like one cut at the endpoint's token limit, and never runs.
     """
 
     content: str
@@ -58,10 +79,11 @@ class ModelTurn:
     usage: Usage = Usage()
     finish_reason: str = ""
     reasoning: str = ""
+    stopped_at: int = 0
 
     @property
     def cut_off(self) -> bool:
-        return self.finish_reason == "length"
+        return self.finish_reason == "length" or bool(self.stopped_at and self.tool_calls)
 
 
 @dataclass(frozen=True)
@@ -78,6 +100,8 @@ class Message:
 class Conversation:
     def __init__(self, system: str) -> None:
         self.messages: list[Message] = [Message("system", system)]
+        # A stopped turn's calls: id -> (its result replaced, else added to, by this text).
+        self._stopped: dict[str, tuple[bool, str]] = {}
 
     def __iter__(self) -> Iterator[Message]:
         return iter(self.messages)
@@ -87,11 +111,28 @@ class Conversation:
 
     def assistant(self, turn: ModelTurn) -> None:
         reasoning = turn.reasoning if turn.tool_calls else ""
-        self.messages.append(
-            Message("assistant", turn.content, turn.tool_calls, reasoning=reasoning)
-        )
+        calls = turn.tool_calls
+        self._stopped.clear()
+        if turn.stopped_at and calls:
+            calls = tuple(self._stop(call, turn.stopped_at) for call in calls)
+            last = calls[-1].id
+            if last not in self._stopped:  # stopped after its last call: say so there
+                self._stopped[last] = (False, ANSWER_STOPPED_AFTER.format(limit=turn.stopped_at))
+        self.messages.append(Message("assistant", turn.content, calls, reasoning=reasoning))
+
+    def _stop(self, call: ToolCall, limit: int) -> ToolCall:
+        """``call`` as kept: unfinished arguments (the stop cut them) are not sent back."""
+        if _is_json(call.arguments):
+            return call
+        self._stopped[call.id] = (True, ANSWER_STOPPED_CALL.format(name=call.name, limit=limit))
+        return replace(call, arguments=STOPPED_ARGUMENTS)
 
     def tool(self, call: ToolCall, text: str) -> None:
+        """A call's result; a call the answer ceiling cut gets the message that says so."""
+        stopped = self._stopped.pop(call.id, None)
+        if stopped is not None:
+            replaces, note = stopped
+            text = note if replaces else text + note
         self.messages.append(Message("tool", text, tool_call_id=call.id, tool_name=call.name))
 
     @property
@@ -115,3 +156,11 @@ class Conversation:
             self.messages[index] = replace(message, content=stub, compacted=True)
             done += 1
         return done
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True

@@ -6,13 +6,17 @@ tool-call pieces go to ``on_delta`` as they arrive) and takes a whole JSON
 answer as well; waits at most ``request_timeout`` for the first byte and
 ``stream_timeout`` between pieces; retries 429, 5xx, timeouts and dropped
 connections with exponential backoff (honouring ``Retry-After``); and turns
-every failure into a ``ModelError`` that says what to check.
+every failure into a ``ModelError`` that says what to check. It stops
+reading an answer past the answer ceiling (``turn_builder.MAX_ANSWER_CHARS``;
+a whole JSON answer past ``MAX_JSON_ANSWER_BYTES``) and closes the
+connection: the turn says where it was stopped.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,10 +38,13 @@ from .model import (
     ToolSpec,
 )
 from .settings import Settings
-from .turn_builder import TurnBuilder
+from .turn_builder import MAX_ANSWER_CHARS, TurnBuilder
 
 NO_KEY = "no-key"  # local servers accept any key; the client insists on one
 MAX_BACKOFF = 30.0
+# The most bytes of an unstreamed JSON answer read (escapes can make each character
+# of the answer several bytes); past it the answer is stopped unread.
+MAX_JSON_ANSWER_BYTES = 16 * MAX_ANSWER_CHARS
 
 
 class OpenAIClient:
@@ -121,7 +128,11 @@ class OpenAIClient:
                 async with asyncio.timeout_at(first):
                     response = await stack.enter_async_context(create(**request))
                     if "json" in response.headers.get("content-type", ""):
-                        builder.completion(await response.json())
+                        body = await _bounded_body(response, MAX_JSON_ANSWER_BYTES)
+                        if body is None:
+                            builder.stop()
+                        else:
+                            builder.completion(json.loads(body))
                         return builder.turn()
             except TimeoutError:
                 raise _Stalled("first") from None
@@ -137,6 +148,8 @@ class OpenAIClient:
                     raise _Stalled(where) from None
                 deadline, where = loop.time() + self.settings.stream_timeout, "gap"
                 builder.chunk(chunk.to_dict(warnings=False))
+                if builder.stopped:
+                    break  # past the answer ceiling: the connection is closed unread
         return builder.turn()
 
     def _failure(self, error: openai.APIError | _Stalled) -> ModelError:
@@ -197,6 +210,18 @@ class OpenAIClient:
         return ModelRequestRefused(
             f"The model endpoint {where} refused the request ({status}): {detail}."
         )
+
+
+async def _bounded_body(response: Any, max_bytes: int) -> bytes | None:
+    """The response's body, or None once it is past ``max_bytes`` (the rest unread)."""
+    parts: list[bytes] = []
+    size = 0
+    async for part in response.iter_bytes():
+        size += len(part)
+        if size > max_bytes:
+            return None
+        parts.append(part)
+    return b"".join(parts)
 
 
 class _Stalled(Exception):

@@ -8,7 +8,9 @@ colour only on a terminal (and never with ``NO_COLOR``), and on a terminal
 one live line under the steps says what the model is doing now (waiting,
 thinking, writing a call and how big it is) with the time it has taken.
 Messages name the command line's flags (``--max-steps``), not the editor's
-setting names.
+setting names. What a step prints is capped (``MAX_SHOWN_CHARS`` of a turn's
+streamed text, and of any one message or summary), the rest noted as
+"… N more characters in the trace".
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from .status_line import StatusLine, size_text
 from .tools.context import Approval, CommandRequest
 
 TEXT_BAR = "  │ "
+MAX_SHOWN_CHARS = 20_000  # of a turn's streamed text, and of any one message of a step
 
 
 class Terminal:
@@ -53,6 +56,8 @@ class Terminal:
         self.reader = reader
         self._live: Live | None = None
         self._text = ""  # model text not yet printed (the rest of its line is coming)
+        self._text_shown = 0  # characters of this turn's text taken to print
+        self._text_hidden = 0  # and past MAX_SHOWN_CHARS, not printed
 
     # -- plain output -------------------------------------------------------------
 
@@ -74,6 +79,7 @@ class Terminal:
         changed = False
         if isinstance(event, StepStarted):
             self._flush_text()
+            self._text_shown = 0
             changed = status.set("waiting for the endpoint", restart=True)
             self._start_live()
         elif isinstance(event, ModelThinking):
@@ -87,17 +93,17 @@ class Terminal:
         elif isinstance(event, ModelWriting):
             changed = status.set(f"writing {event.name}", size_text(event.chars))
         elif isinstance(event, ModelRetry):
-            self.say(f"    … {name_flags(event.message)}", style="yellow")
+            self.say(f"    … {name_flags(_capped(event.message))}", style="yellow")
             changed = status.set("waiting for the endpoint", restart=True)
         elif isinstance(event, ToolStarted):
-            self.say(f"[{event.step}] {event.summary}")
+            self.say(f"[{event.step}] {_capped(event.summary)}")
             changed = status.set(event.summary)
         elif isinstance(event, ToolFinished):
             self.say(self._finished_line(event))
         elif isinstance(event, TaskEnded):
             self.stop_live()
             line = Text(f"Task {event.ending}: ", style="bold")
-            line.append(name_flags(event.message))
+            line.append(name_flags(_capped(event.message)))
             self.say(line)
         if changed and self._live is not None:
             self._live.refresh()  # every state is seen, however short
@@ -109,7 +115,7 @@ class Terminal:
             line.append("✓", style="green")
         else:
             line.append("✗", style="red")
-        line.append(f" {event.summary}")
+        line.append(f" {_capped(event.summary)}")
         return line
 
     def totals(self, usage: Usage, steps: int, trace: Path | None) -> None:
@@ -213,8 +219,17 @@ class Terminal:
 
     def _add_text(self, text: str) -> None:
         """Print the model's text a whole line at a time (a live display cannot hold half
-        a line)."""
+        a line), up to ``MAX_SHOWN_CHARS`` of a turn."""
+        room = MAX_SHOWN_CHARS - self._text_shown
+        if len(text) > room:
+            self._text_hidden += len(text) - max(room, 0)
+            text = text[: max(room, 0)]
+        if not text:
+            return
+        self._text_shown += len(text)
         self._text += text
+        if "\n" not in text:
+            return
         *lines, self._text = self._text.split("\n")
         for line in lines:
             self.console.print(_shown(TEXT_BAR + line), style="dim", markup=False)
@@ -223,6 +238,18 @@ class Terminal:
         if self._text:
             text, self._text = self._text, ""
             self.console.print(_shown(TEXT_BAR + text), style="dim", markup=False)
+        if self._text_hidden:
+            note = f"{TEXT_BAR}… {self._text_hidden:,} more characters in the trace"
+            self._text_hidden = 0
+            self.console.print(note, style="dim", markup=False)
+
+
+def _capped(text: str) -> str:
+    """``text``, or its first ``MAX_SHOWN_CHARS`` characters and how many more there are."""
+    if len(text) <= MAX_SHOWN_CHARS:
+        return text
+    more = len(text) - MAX_SHOWN_CHARS
+    return f"{text[:MAX_SHOWN_CHARS]}\n… {more:,} more characters in the trace"
 
 
 def _shown(text: str | Text) -> str | Text:

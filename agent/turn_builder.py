@@ -16,6 +16,12 @@ Servers bend the format; each bend here has a fixture in the tests:
   which DeepSeek requires in thinking mode);
 - usage in a last chunk without choices, inside the last choice's chunk,
   partial (``null`` counts) or absent.
+
+What it keeps of an answer (text, reasoning and tool-call arguments
+together) is bounded by ``max_chars``: past it the builder is ``stopped``,
+takes nothing more (the client stops reading), and the turn says where it
+stopped (``ModelTurn.stopped_at``), so a call cut there never runs and the
+model is told.
 """
 
 from __future__ import annotations
@@ -26,10 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .content_calls import ContentStream, read_content, split_thinking
-from .conversation import ModelTurn, ToolCall, Usage
+from .conversation import ANSWER_STOPPED_TEXT, ModelTurn, ToolCall, Usage
 from .model import Delta, OnDelta
 
 REASONING_FIELDS = ("reasoning_content", "reasoning")
+# The most characters of one answer kept (text, reasoning and arguments together);
+# the settings' hard ceiling on answer size (MAX_ANSWER_CHARS there) should feed it.
+MAX_ANSWER_CHARS = 200_000
 
 
 @dataclass
@@ -52,11 +61,18 @@ class _Call:
 
 
 class TurnBuilder:
-    def __init__(self, declared: Collection[str], on_delta: OnDelta | None = None) -> None:
+    def __init__(
+        self,
+        declared: Collection[str],
+        on_delta: OnDelta | None = None,
+        max_chars: int = MAX_ANSWER_CHARS,
+    ) -> None:
         self.declared = declared
         self.on_delta = on_delta or (lambda delta: None)
+        self.max_chars = max_chars
+        self.kept = 0  # characters kept, against max_chars
+        self.stopped = False  # past max_chars: nothing more is taken
         self._text: list[str] = []
-        self._reasoning: list[str] = []
         self._echoed: list[str] = []  # reasoning_content, which DeepSeek wants back
         self._calls: list[_Call] = []
         self._stream = ContentStream()
@@ -91,6 +107,10 @@ class TurnBuilder:
                     self._take_call_piece({**piece, "index": position})
             self._take_finish(choice)
 
+    def stop(self) -> None:
+        """Take nothing more: the answer is past what may be kept (or too big to read)."""
+        self.stopped = True
+
     def turn(self) -> ModelTurn:
         for state, text in self._stream.finish():
             self._show(state, text)
@@ -100,14 +120,34 @@ class TurnBuilder:
         )
         text = "".join(self._text)
         echoed = "".join(self._echoed)
+        stopped_at = self.max_chars if self.stopped else 0
         if calls:  # the server parsed the calls: the text is only the text (less thinking)
-            return ModelTurn(split_thinking(text)[1], calls, self._usage, self._finish, echoed)
-        parts = read_content(text, self.declared)
-        return ModelTurn(parts.text, parts.calls, self._usage, self._finish, echoed)
+            answer = split_thinking(text)[1]
+        else:
+            parts = read_content(text, self.declared)
+            answer, calls = parts.text, parts.calls
+        if stopped_at and not calls:
+            note = ANSWER_STOPPED_TEXT.format(limit=stopped_at)
+            answer = f"{answer}\n\n{note}" if answer else note
+        return ModelTurn(answer, calls, self._usage, self._finish, echoed, stopped_at)
 
     # -- pieces ---------------------------------------------------------------------
 
+    def _room(self, text: str) -> str:
+        """What of ``text`` may be kept; past the ceiling the builder stops."""
+        if self.stopped:
+            return ""
+        room = self.max_chars - self.kept
+        if len(text) > room:
+            text = text[:room]
+            self.stop()
+        self.kept += len(text)
+        return text
+
     def _take_text(self, text: str) -> None:
+        text = self._room(text)
+        if not text:
+            return
         self._text.append(text)
         for state, piece in self._stream.feed(text):
             self._show(state, piece)
@@ -122,13 +162,17 @@ class TurnBuilder:
         for name in REASONING_FIELDS:
             value = delta.get(name)
             if isinstance(value, str) and value:
-                self._reasoning.append(value)
+                value = self._room(value)
+                if not value:
+                    return
                 if name == "reasoning_content":
                     self._echoed.append(value)
                 self.on_delta(Delta(reasoning=value))
                 return
 
     def _take_call_piece(self, piece: Mapping[str, Any]) -> None:
+        if self.stopped:
+            return
         function = piece.get("function") or {}
         name = _text(function.get("name"))
         call_id = _text(piece.get("id"))
@@ -146,6 +190,7 @@ class TurnBuilder:
         if isinstance(arguments, Mapping | list):
             arguments = json.dumps(arguments)
         if isinstance(arguments, str) and arguments:
+            arguments = self._room(arguments)
             call.arguments.append(arguments)
         else:
             arguments = ""
