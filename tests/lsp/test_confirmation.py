@@ -135,7 +135,11 @@ async def test_an_approval_waits_at_the_tasks_line_and_is_said_in_a_message(
     assert question.range.start.line == place.start.line == question.range.end.line
     assert question.severity == types.DiagnosticSeverity.Warning
     assert "echo 'ok\\x1b[2K\\x1b[1Gpytest' '-q\\u202e'" in question.message
-    said = [m for m in editor.client.messages if "waits for your answer" in m.message]
+
+    def said_list():
+        return [m for m in editor.client.messages if "waits for your answer" in m.message]
+
+    said = await wait_until(said_list, what="the message that an approval waits")
     assert len(said) == 1 and "calc.py:5" in said[0].message, said
     assert said[0].type == types.MessageType.Warning
     no_hidden(question.message, said[0].message)
@@ -303,8 +307,11 @@ async def test_accept_all_leaves_out_a_file_that_changes_how_tools_run(
         assert "accept each such change on its own" in answer["why"]
     assert not (project / ".envrc").exists()
     assert editor.text("calc.py") == FIXED, "the ordinary hunk was accepted"
-    warned = [m for m in editor.client.messages if ".envrc changes how tools run" in m.message]
-    assert warned and warned[0].type == types.MessageType.Warning
+    warned = await wait_until(
+        lambda: [m for m in editor.client.messages if ".envrc changes how tools run" in m.message],
+        what="the warning that .envrc was left out",
+    )
+    assert warned[0].type == types.MessageType.Warning
 
     await command(editor.client, "surehand.review.accept", {"id": envrc.code})
 
