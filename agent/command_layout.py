@@ -11,7 +11,7 @@ says), their
 credential files masked; the folders the user configured
 (``sandboxReadOnlyPaths``, ``sandboxWritablePaths``); an empty private
 ``HOME`` at the user's home path, so tools that look there find nothing of
-the user's.
+the user's; and the resource limits (``agent.sandbox.limits``).
 
 With an overlay (``ShadowOverlay``) the copy's path is the overlay's mount
 point, and the same folders are shown read-only over it.
@@ -25,6 +25,7 @@ from pathlib import Path
 from .command_env import VENV_NAMES
 from .sandbox import Layout, Mount
 from .sandbox.bubblewrap import visible
+from .sandbox.limits import ResourceLimits
 from .sandbox.toolchains import credentials, toolchains, venv_interpreter
 from .settings import Settings
 from .shadow import ShadowCopy
@@ -69,7 +70,14 @@ def command_layout(
         hidden=tuple(hidden),
         network=settings.sandbox_network,
         overlay=shadow.layers,
+        limits=resource_limits(settings),
     )
+
+
+def resource_limits(settings: Settings) -> ResourceLimits:
+    """What a sandboxed command may use of the machine: the defaults, for now (a user-side
+    setting, never a project's, is to raise them)."""
+    return ResourceLimits()
 
 
 def _home() -> Path:

@@ -4,7 +4,8 @@ A ``Layout`` says what a command is given besides the system's programs:
 the shadow copy (its working directory, writable), a private ``HOME``, the
 host folders it sees read-only (the project's virtualenv and
 ``node_modules``, the toolchains on ``PATH``) or writable (only what the user
-configured), and whether it may use the network. A ``Sandbox`` turns a
+configured), whether it may use the network, and how much of the machine
+it may use (``ResourceLimits``: processes, memory, file and tmpfs sizes). A ``Sandbox`` turns a
 command and a layout into the command line that enforces them. There is one
 implementation per platform (``bubblewrap`` on Linux) and ``Unsandboxed``,
 which enforces nothing and says so: with it, every command is put to the
@@ -17,9 +18,11 @@ mounted only for the command, in its own mount namespace.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
+
+from .limits import ResourceLimits
 
 if TYPE_CHECKING:
     from .overlay import OverlayMounter
@@ -51,6 +54,7 @@ class Layout:
     hidden: tuple[Mount, ...] = ()  # masked: secrets, git hooks
     network: bool = False
     overlay: OverlayLayers | None = None  # the root is this overlay, mounted for the command
+    limits: ResourceLimits = field(default_factory=ResourceLimits)  # enforced by a sandbox
 
 
 class Sandbox(Protocol):

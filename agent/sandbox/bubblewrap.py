@@ -35,6 +35,7 @@ import tempfile
 from pathlib import Path
 
 from .base import Layout, Mount
+from .limits import ResourceLimits, in_cgroup, pids_cgroup, supervised
 from .overlay import OverlayMounter
 
 SYSTEM_DIRS = ("/usr", "/etc", "/opt")
@@ -51,15 +52,21 @@ class Bubblewrap:
     why = ""
 
     def __init__(
-        self, program: str, version: str, overlay: OverlayMounter | None = None, shadow: str = ""
+        self,
+        program: str,
+        version: str,
+        overlay: OverlayMounter | None = None,
+        shadow: str = "",
+        sizes: bool = True,
     ) -> None:
         self.program = program
         self.version = version
         self.overlay = overlay  # how to mount the workspace overlay, None: the copy is used
         self.shadow = shadow  # why the copy is used ("" when it is the overlay, or not probed)
+        self.sizes = sizes  # whether this bwrap bounds a tmpfs (``--size``, bwrap 0.7 and later)
 
     def with_overlay(self, overlay: OverlayMounter | None, why_not: str = "") -> Bubblewrap:
-        return Bubblewrap(self.program, self.version, overlay, why_not)
+        return Bubblewrap(self.program, self.version, overlay, why_not, self.sizes)
 
     def describe(self, network: bool) -> str:
         net = "network allowed" if network else "no network"
@@ -67,10 +74,11 @@ class Bubblewrap:
             copy = "an overlay of your workspace, where only the staged files are written"
         else:
             copy = "a full copy of your workspace" + (f": {self.shadow}" if self.shadow else "")
+        limits = ResourceLimits()
         return (
             f"sandboxed ({self.version}): {net}; it sees the system read-only and writes "
             f"only the copy ({copy}) and a private temporary folder; your home and your "
-            "real workspace are not visible"
+            f"real workspace are not visible; at most {limits.describe()}"
         )
 
     def wrap(self, argv: list[str], layout: Layout) -> list[str]:
@@ -86,11 +94,13 @@ class Bubblewrap:
         if layout.network:
             args.append("--share-net")
         args += _system()
-        args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-        args += ["--dir", "/var", "--tmpfs", "/var/tmp"]
+        limits = layout.limits
+        tmp, home = self._size(limits.tmp_size), self._size(limits.home_size)
+        args += ["--proc", "/proc", "--dev", "/dev", *tmp, "--tmpfs", "/tmp"]
+        args += ["--dir", "/var", *tmp, "--tmpfs", "/var/tmp"]
         if layout.network:
             args += _resolver()
-        mounts: list[tuple[Path, list[str]]] = [(layout.home, ["--tmpfs", str(layout.home)])]
+        mounts: list[tuple[Path, list[str]]] = [(layout.home, [*home, "--tmpfs", str(layout.home)])]
         mounts.append((layout.root, ["--bind", str(layout.root), str(layout.root)]))
         mounts += [(m.inside, ["--ro-bind", str(m.host), str(m.inside)]) for m in layout.read_only]
         mounts += [(m.inside, ["--bind", str(m.host), str(m.inside)]) for m in layout.writable]
@@ -98,8 +108,13 @@ class Bubblewrap:
             args += mount
         for mask in layout.hidden:
             args += _mask(mask)
-        args += ["--chdir", str(layout.root), "--", *argv]
-        return args
+        cgroup = pids_cgroup(limits.processes) if os.geteuid() == 0 else None
+        inside = supervised(argv, limits, layout.home, rlimit_processes=os.geteuid() != 0)
+        args += ["--chdir", str(layout.root), "--", *inside]
+        return in_cgroup(cgroup, limits.processes, args) if cgroup is not None else args
+
+    def _size(self, figure: int) -> list[str]:
+        return ["--size", str(figure)] if self.sizes else []
 
     def not_started(self, exit_code: int | None, output: str) -> str | None:
         """What went wrong when bwrap itself failed (it says ``bwrap: ...``), else None."""
@@ -123,7 +138,13 @@ def find() -> Bubblewrap | str:
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError) as error:
         return f"bwrap cannot run ({error})"
-    sandbox = Bubblewrap(program, version or "bubblewrap")
+    try:
+        usage = subprocess.run(
+            [program, "--help"], check=False, capture_output=True, text=True, timeout=PROBE_SECONDS
+        ).stdout
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"bwrap cannot run ({error})"
+    sandbox = Bubblewrap(program, version or "bubblewrap", sizes="--size" in usage)
     with tempfile.TemporaryDirectory(prefix="surehand-probe-") as folder:
         root = Path(folder).resolve()
         (root / "home").mkdir()
