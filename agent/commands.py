@@ -29,7 +29,7 @@ from . import messages
 from .command_env import command_environment
 from .command_layout import command_layout
 from .sandbox import Layout, Sandbox, choose
-from .settings import Settings
+from .settings import CEILINGS, Settings
 from .shadow import ShadowCopy, SyncReport
 from .shadow_overlay import OverlayUnavailable, ShadowOverlay
 from .tools.context import CommandResult
@@ -38,9 +38,8 @@ from .workspace import Overlay, ToolError
 Shadow = ShadowCopy | ShadowOverlay
 HEAD_SHARE = 0.4  # of the output kept at its start when it is cut; the rest is its end
 READ_GRACE = 1.0  # seconds to collect the last output once the process is gone
-# The most output a command may keep, whatever outputMaxChars says (the settings'
-# hard ceiling on it should feed this).
-MAX_OUTPUT_CHARS = 1_000_000
+# The most output a command may keep, whatever it is asked to keep.
+MAX_OUTPUT_CHARS = int(CEILINGS["output_max_chars"])
 
 
 class CopyFailed(ToolError):

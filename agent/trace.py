@@ -5,10 +5,18 @@ tool call with its arguments, outcome, result size and latency, the tokens
 and model latency), and last how the task ended. Flushed as it goes, so a
 crash still leaves the steps so far. A trace can be replayed as the model
 (``ScriptedModel.from_trace``).
+
+Bounded: a text field longer than ``MAX_FIELD_CHARS`` is stored in part,
+its full size beside it (``arguments`` and ``arguments_chars``), and a
+record is held to about ``MAX_RECORD_CHARS``. A new trace prunes its folder
+to the newest ``MAX_TRACES`` traces within ``MAX_TRACE_DIR_BYTES`` in all;
+the new one, and any written to in the last ``BUSY_SECONDS`` (another
+task's, still running), are kept.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -16,6 +24,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .conversation import ModelTurn, Usage
+from .settings import MAX_ANSWER_CHARS
+
+MAX_FIELD_CHARS = MAX_ANSWER_CHARS  # of one text field: a whole model answer fits
+MAX_RECORD_CHARS = 3 * MAX_ANSWER_CHARS  # of one line; past it fields are cut shorter
+SHORT_FIELD_CHARS = 20_000
+MAX_TRACES = 100  # traces kept in the folder, newest first
+MAX_TRACE_DIR_BYTES = 200_000_000
+BUSY_SECONDS = 3600.0  # a trace written to this recently may be a running task's
+TRACE_GLOB = "task-*.jsonl"
 
 
 @dataclass(frozen=True)
@@ -41,6 +58,7 @@ class Trace:
     def new(cls, directory: str | Path | None) -> Trace:
         if not directory:
             return cls(None)
+        prune(Path(directory), keep=MAX_TRACES - 1, max_bytes=MAX_TRACE_DIR_BYTES)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         return cls(Path(directory) / f"task-{stamp}-{time.time_ns() % 1_000_000:06d}.jsonl")
 
@@ -99,7 +117,7 @@ class Trace:
     def _write(self, entry: dict[str, Any]) -> None:
         if self._file is None:
             return
-        self._file.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        self._file.write(record_line(entry))
         self._file.flush()
 
 
@@ -107,7 +125,61 @@ def append_review(path: Path, verdict: str, files: list[dict[str, Any]]) -> None
     """Add what became of the task's proposal to its (closed) trace."""
     entry = {"type": "review", "outcome": verdict, "files": files}
     with path.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        handle.write(record_line(entry))
+
+
+def record_line(entry: dict[str, Any]) -> str:
+    """``entry`` as one JSONL line of at most about ``MAX_RECORD_CHARS``."""
+    line = json.dumps(_bounded(entry, MAX_FIELD_CHARS), ensure_ascii=False)
+    if len(line) > MAX_RECORD_CHARS:
+        line = json.dumps(_bounded(entry, SHORT_FIELD_CHARS), ensure_ascii=False)
+    return line + "\n"
+
+
+def _bounded(value: Any, limit: int) -> Any:
+    """``value`` with every string longer than ``limit`` cut to it; in an object, the
+    full size of a field cut is noted beside it (``<key>_chars``)."""
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if isinstance(item, str) and len(item) > limit:
+                out[key] = item[:limit]
+                out[f"{key}_chars"] = len(item)
+            else:
+                out[key] = _bounded(item, limit)
+        return out
+    if isinstance(value, list | tuple):
+        return [_bounded(item, limit) for item in value]
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]}[... {len(value) - limit} characters cut]"
+    return value
+
+
+def prune(directory: Path, *, keep: int, max_bytes: int) -> list[Path]:
+    """Remove all but the newest ``keep`` traces in ``directory`` that fit in
+    ``max_bytes`` together; a trace written to in the last ``BUSY_SECONDS`` stays.
+    Returns the traces removed."""
+    found: list[tuple[float, int, Path]] = []
+    with contextlib.suppress(OSError):
+        for path in directory.glob(TRACE_GLOB):
+            with contextlib.suppress(OSError):
+                stat = path.stat()
+                found.append((stat.st_mtime, stat.st_size, path))
+    found.sort(key=lambda item: item[0], reverse=True)
+    busy_since = time.time() - BUSY_SECONDS
+    removed: list[Path] = []
+    count = total = 0
+    full = False
+    for mtime, size, path in found:
+        count += 1
+        total += size
+        full = full or count > keep or total > max_bytes
+        if not full or mtime >= busy_since:
+            continue
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed.append(path)
+    return removed
 
 
 def read_trace(path: Path) -> list[dict[str, Any]]:

@@ -34,11 +34,10 @@ from typing import Any
 from .content_calls import ContentStream, read_content, split_thinking
 from .conversation import ANSWER_STOPPED_TEXT, ModelTurn, ToolCall, Usage
 from .model import Delta, OnDelta
+from .settings import MAX_ANSWER_CHARS
 
 REASONING_FIELDS = ("reasoning_content", "reasoning")
-# The most characters of one answer kept (text, reasoning and arguments together);
-# the settings' hard ceiling on answer size (MAX_ANSWER_CHARS there) should feed it.
-MAX_ANSWER_CHARS = 200_000
+__all__ = ["MAX_ANSWER_CHARS", "TurnBuilder"]
 
 
 @dataclass

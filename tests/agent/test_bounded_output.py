@@ -43,8 +43,8 @@ def test_a_huge_cap_from_the_settings_is_held_to_the_ceiling(tmp_path: Path):
 
 
 def test_output_within_the_cap_is_kept_whole(tmp_path: Path):
-    result = flood(tmp_path, 0.9, 2_000_000_000)
-    assert result.output == ("x" * 99 + "\n") * 9_000 + "the end\n"
+    result = flood(tmp_path, 0.1, 2_000_000_000)
+    assert result.output == ("x" * 99 + "\n") * 1_000 + "the end\n"
 
 
 def test_the_buffer_holds_no_more_than_its_cap_while_output_streams():
@@ -86,4 +86,4 @@ def test_a_cap_of_one_keeps_the_last_character():
 
 
 def test_the_ceiling_is_far_above_the_default():
-    assert 50 * Settings().output_max_chars <= MAX_OUTPUT_CHARS
+    assert 20 * Settings().output_max_chars <= MAX_OUTPUT_CHARS
