@@ -23,7 +23,7 @@ from agent.settings import Settings
 from agent.terminal import Terminal
 from agent.trace import read_trace
 from agent.turn_builder import MAX_ANSWER_CHARS
-from tests.support.openai_server import Call, ScriptedServer, Turn
+from tests.support.openai_server import Call, ScriptedServer, Turn, Whole
 
 HUGE = 4_400_000  # characters, as the answer that was printed twice and traced whole
 FINISH = Call("finish", {"summary": "done"})
@@ -123,3 +123,18 @@ async def test_the_client_stops_reading_at_the_ceiling(server: ScriptedServer):
 
 def test_the_ceiling_is_well_above_a_large_edit():
     assert 100_000 <= MAX_ANSWER_CHARS <= 2_000_000
+
+
+@pytest.mark.asyncio
+async def test_a_whole_json_answer_is_held_to_the_ceiling(server: ScriptedServer):
+    from agent.conversation import Message
+
+    server.add(Whole(Turn("w" * HUGE)))
+    client = OpenAIClient(Settings(model=server.model, base_url=server.base_url), backoff=0.01)
+    try:
+        turn = await client.complete([Message("user", "go")], [], None)
+    finally:
+        await client.close()
+    assert turn.stopped_at == MAX_ANSWER_CHARS
+    assert turn.content.startswith("w" * MAX_ANSWER_CHARS + "\n\n[surehand stopped")
+    assert len(turn.content) < MAX_ANSWER_CHARS + 200
