@@ -52,6 +52,10 @@ APPLY, SHOW_DIFF, DISCARD = "Apply", "Show diff", "Discard"
 OUTCOME = "surehand/outcome"  # a task's outcome, once the non-modal review of it ended
 
 
+WORKSPACE_SETTINGS = "workspaceSettings"
+"""The key of the settings an editor took from the workspace's own files."""
+
+
 class Controller:
     def __init__(self, server: LanguageServer) -> None:
         self.server = server
@@ -87,12 +91,20 @@ class Controller:
 
     def configure(self, data: dict[str, Any]) -> list[str]:
         """New settings: the config files with the editor's on top; returns the problems
-        with them (never raises)."""
+        with them (never raises).
+
+        ``workspaceSettings`` (docs/protocol.md) are the editor's settings that
+        came from the workspace's own files (VS Code's ``.vscode/settings.json``,
+        which a repository can commit): held to an untrusted project's rules."""
+        data = dict(data)
+        workspace = data.pop(WORKSPACE_SETTINGS, None)
         effective = effective_settings(
             self.root,
             overrides=without_defaults(data),
             overrides_origin="editor settings",
             trust=self.trust_project,
+            workspace=workspace if isinstance(workspace, dict) else None,
+            workspace_origin="the workspace's editor settings",
         )
         settings = effective.settings
         if not self.configured.is_set() or settings.sandbox != self.settings.sandbox:

@@ -37,7 +37,7 @@ import { expand } from './interpreter';
 import { tell } from './notify';
 import { checkImport } from './python';
 import { redact } from './redact';
-import { initializationOptions, SECTION } from './settings';
+import { initializationOptions, SECTION, splitSettings } from './settings';
 import type { Status } from './status';
 
 const RESTART_QUIET_MS = 400;
@@ -205,11 +205,14 @@ export class ServerManager implements vscode.Disposable {
       outputChannel: channel,
       traceOutputChannel: channel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: {
-        ...initializationOptions(section, launch.baseUrl, launch.apiKey),
-        // A trusted folder's .surehand.toml may set what only trusted projects may.
-        trustProject: vscode.workspace.isTrusted,
-      },
+      // The user's settings and, apart, the workspace's own (held to an untrusted project's
+      // rules by the server). VS Code's workspace trust is not project trust: a folder
+      // trusted to open is not trusted to widen what commands see (`trustedProjects`).
+      initializationOptions: initializationOptions(
+        splitSettings((key) => section.inspect(key)),
+        launch.baseUrl,
+        launch.apiKey,
+      ),
       synchronize: { configurationSection: SECTION },
       middleware: this.hooks.middleware,
       errorHandler: {

@@ -64,9 +64,57 @@ export function serverSettings(section: unknown): ServerSettings {
  * through a restart, with the key stored for the new URL (or none).
  */
 export function pinnedSettings(section: unknown, baseUrl: string | undefined): ServerSettings {
-  const settings = serverSettings(section);
+  const settings: Record<string, unknown> = { ...serverSettings(section) };
+  const workspace = (section as Record<string, unknown> | null)?.[WORKSPACE_KEY];
+  if (typeof workspace === 'object' && workspace !== null) {
+    const theirs = { ...(workspace as Record<string, unknown>) };
+    delete theirs.baseUrl;
+    settings[WORKSPACE_KEY] = theirs;
+  }
   delete settings.baseUrl;
-  return baseUrl === undefined ? settings : { ...settings, baseUrl };
+  return (baseUrl === undefined ? settings : { ...settings, baseUrl });
+}
+
+/** What VS Code's `inspect(key)` says of one setting, by where it was set. */
+export interface Inspected {
+  defaultValue?: unknown;
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/** The key under which the workspace's own settings go to the server, apart from the user's. */
+export const WORKSPACE_KEY = 'workspaceSettings';
+
+/**
+ * The `surehand` section split by who set it. A repository can commit
+ * `.vscode/settings.json`: its values are not the user's word, so they go to
+ * the server apart (`workspaceSettings`), where they are held to the rules
+ * of an untrusted project's file (they may only narrow). The user's own
+ * settings (and the defaults) are the rest.
+ */
+export function splitSettings(inspect: (key: string) => Inspected | undefined): Record<string, unknown> {
+  const user: Record<string, unknown> = {};
+  const workspace: Record<string, unknown> = {};
+  for (const key of SERVER_KEYS) {
+    const found = inspect(key);
+    if (found === undefined) {
+      continue;
+    }
+    const mine = found.globalValue ?? found.defaultValue;
+    if (mine !== undefined) {
+      user[key] = mine;
+    }
+    const theirs = found.workspaceFolderValue ?? found.workspaceValue;
+    if (theirs !== undefined && theirs !== null && theirs !== '') {
+      workspace[key] = theirs;
+    }
+  }
+  const out: Record<string, unknown> = { ...serverSettings(user) };
+  if (Object.keys(workspace).length > 0) {
+    out[WORKSPACE_KEY] = workspace;
+  }
+  return out;
 }
 
 /** What goes to the server at start: its settings, the endpoint and, when one is stored for it, its key. */

@@ -29,7 +29,7 @@ import { REVIEWED_NOTIFICATION } from './review/protocol';
 import { ChangesView } from './review/tree';
 import { ReviewView } from './review/view';
 import { ServerManager } from './server';
-import { pinnedSettings, RESTART_SETTINGS, SECTION } from './settings';
+import { pinnedSettings, RESTART_SETTINGS, SECTION, splitSettings } from './settings';
 import { Status } from './status';
 import { visible, visibleNotice } from './visible';
 import type { StepParams } from './statusText';
@@ -61,8 +61,10 @@ export class Surehand implements vscode.Disposable {
           if (!Array.isArray(result)) {
             return result;
           }
+          // The workspace's own settings (a repository can commit them) go apart from the user's.
+          const split = splitSettings((key) => vscode.workspace.getConfiguration(SECTION).inspect(key));
           return result.map((value, i) =>
-            params.items[i]?.section === SECTION ? pinnedSettings(value, this.server.baseUrl) : value,
+            params.items[i]?.section === SECTION ? pinnedSettings(split, this.server.baseUrl) : value,
           );
         },
       },

@@ -39,3 +39,21 @@ async def test_the_projects_file_sets_limits_but_not_the_endpoint_unless_trusted
     ]
     assert "Stopped after 1 steps" in result["summary"]
     assert len(openai_server.completions) == 1  # the editor's endpoint, not the project's
+
+
+async def test_the_workspaces_own_editor_settings_only_narrow(
+    editors: Editors, openai_server: ScriptedServer, project: Path
+):
+    """VS Code sends the values of a committed ``.vscode/settings.json`` apart, as
+    ``workspaceSettings``: they may lower a limit, never widen what commands see."""
+    committed = {"commandEnvironment": ["GITHUB_TOKEN"], "maxSteps": 1, "model": "other"}
+    editor = await editors.open("vscode", workspaceSettings=committed)
+    openai_server.add(Turn(tool_calls=[Call("view_file", {"path": "calc.py"})]))
+
+    shown = await wait_until(lambda: warnings(editor))
+    result = await ask(editor.client, "Fix add.")
+
+    assert any("commandEnvironment ignored" in m for m in shown), shown
+    assert any("model ignored" in m for m in shown), shown
+    assert "Stopped after 1 steps" in result["summary"]  # a lower limit is taken
+    assert openai_server.completions[0].body["model"] != "other"
