@@ -82,9 +82,18 @@ SUPERVISE = r"""
 max=$1 processes=$2 tmp_note=$3 home_note=$4 file_note=$5 limits=$6 home=$7 limiter=$8
 shift 8
 [ "$1" = -- ] && shift
-if ! command -v "$1" >/dev/null 2>&1; then
-    echo "bwrap: execvp $1: No such file or directory"; exit 1
-fi
+case $1 in
+    */*) [ -e "$1" ] || { echo "bwrap: execvp $1: No such file or directory"; exit 1; }
+         if [ -d "$1" ] || [ ! -x "$1" ]; then
+             echo "bwrap: execvp $1: Permission denied"; exit 1
+         fi ;;
+    *) found= saved=$IFS; IFS=:
+       for d in $PATH; do
+           if [ -x "${d:-.}/$1" ] && [ ! -d "${d:-.}/$1" ]; then found=1; break; fi
+       done
+       IFS=$saved
+       [ -n "$found" ] || { echo "bwrap: execvp $1: No such file or directory"; exit 1; } ;;
+esac
 note() { printf '\n[sandbox: %s]\n' "$*"; }
 if [ -n "$limiter" ]; then $limiter -- "$@" & else "$@" & fi
 child=$!
