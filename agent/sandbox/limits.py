@@ -175,6 +175,7 @@ def pids_cgroup(processes: int) -> Path | None:
     for root in CGROUP_ROOTS:
         if not (root / "cgroup.procs").is_file() or not _has_pids(root):
             continue
+        _remove_stale(root)
         folder = root / f"surehand-{os.getpid()}-{processes}"
         try:
             folder.mkdir(exist_ok=True)
@@ -195,6 +196,15 @@ def _has_pids(root: Path) -> bool:
         return "pids" in (root / "cgroup.subtree_control").read_text().split()
     except OSError:
         return False
+
+
+def _remove_stale(root: Path) -> None:
+    """Empty cgroups of servers that ended without removing theirs (killed, ``os._exit``)."""
+    for folder in root.glob("surehand-*-*"):
+        pid = folder.name.split("-")[1]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            with contextlib.suppress(OSError):
+                folder.rmdir()
 
 
 def _remove(folder: Path) -> None:
