@@ -5,16 +5,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
+import threading
 from collections.abc import Awaitable, Callable, Generator
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
-from . import __version__
+from . import __version__, transport
 from . import code_actions as review_commands
 from .ask import BadArguments, parse_ask
 from .capabilities import reviews_itself
@@ -84,6 +87,8 @@ class Protocol(LanguageServerProtocol):
 
 
 class SurehandServer(LanguageServer):
+    """pygls's server with surehand's reader of the client's messages (``transport``)."""
+
     def __init__(self) -> None:
         super().__init__(
             "surehand",
@@ -93,6 +98,41 @@ class SurehandServer(LanguageServer):
         )
         self.controller = Controller(self)
         self.initialization_options: dict[str, Any] = {}
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        self._stop_event = threading.Event()
+        reader = transport.stdin_reader(stdin or sys.stdin.buffer, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(self._read(reader))
+        except BrokenPipeError:
+            log.error("Connection to the client is lost! Shutting down the server.")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    def start_tcp(self, host: str, port: int) -> None:
+        self._stop_event = threading.Event()
+
+        async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.protocol.set_writer(writer)
+            await self._read(reader.read)
+            self.shutdown()
+
+        async def serve() -> None:
+            self._server = await asyncio.start_server(connection, host, port)
+            async with self._server:
+                await self._server.serve_forever()
+
+        with contextlib.suppress(asyncio.CancelledError):
+            asyncio.run(serve())
+
+    async def _read(self, read_some: transport.ReadSome) -> None:
+        assert self._stop_event is not None
+        await transport.run(
+            self._stop_event, read_some, self.protocol, log, self.report_server_error
+        )
 
 
 def create_server() -> SurehandServer:
