@@ -57,12 +57,18 @@ class Caller:
         except (KeyError, TypeError):
             return f"Calling {call.name}"
 
-    async def call(self, call: ToolCall, ctx: ToolContext, *, cut_off: bool = False) -> CallReply:
-        """Run ``call``; ``cut_off`` says the turn ended at the token limit, so arguments
-        that are not JSON were cut short rather than written wrong."""
+    async def call(
+        self, call: ToolCall, ctx: ToolContext, *, cut_off: bool = False, stopped_at: int = 0
+    ) -> CallReply:
+        """Run ``call``; ``cut_off`` says the turn ended early (at the endpoint's token
+        limit, or at the answer ceiling ``stopped_at`` when surehand stopped reading it),
+        so arguments that are not JSON were cut short rather than written wrong."""
         started = time.perf_counter()
         if cut_off and isinstance(_parse(call.arguments), _NotJSON):
-            text = messages.CUT_OFF_CALL.format(name=call.name, size=len(call.arguments))
+            if stopped_at:
+                text = messages.ANSWER_STOPPED_CALL.format(name=call.name, limit=stopped_at)
+            else:
+                text = messages.CUT_OFF_CALL.format(name=call.name, size=len(call.arguments))
             outcome = CallReply(text, False, malformed=True)
         else:
             outcome = await self._call(call, ctx)

@@ -20,19 +20,6 @@ KEEP_RECENT = 6  # tool outputs never compacted, newest first
 
 # What the model reads when its answer was stopped at the answer ceiling
 # (``turn_builder.MAX_ANSWER_CHARS``); these belong with ``agent.messages``.
-ANSWER_STOPPED_CALL = (
-    "Your answer was stopped at {limit:,} characters (the most surehand reads of one "
-    "answer) while you were writing this call to {name}: its arguments are unfinished, "
-    "so nothing was done. Send less in one call: make the change in smaller edits, or "
-    "create a large file in parts."
-)
-ANSWER_STOPPED_AFTER = (
-    "\n\n[Your answer was stopped at {limit:,} characters (the most surehand reads of "
-    "one answer): what you wrote after this call was not read. Send less in one answer.]"
-)
-ANSWER_STOPPED_TEXT = (
-    "[surehand stopped this answer at {limit:,} characters, the most it reads of one answer]"
-)
 STOPPED_ARGUMENTS = "{}"  # a stopped call's arguments, as the conversation keeps them
 
 
@@ -117,14 +104,20 @@ class Conversation:
             calls = tuple(self._stop(call, turn.stopped_at) for call in calls)
             last = calls[-1].id
             if last not in self._stopped:  # stopped after its last call: say so there
-                self._stopped[last] = (False, ANSWER_STOPPED_AFTER.format(limit=turn.stopped_at))
+                self._stopped[last] = (
+                    False,
+                    messages.ANSWER_STOPPED_AFTER.format(limit=turn.stopped_at),
+                )
         self.messages.append(Message("assistant", turn.content, calls, reasoning=reasoning))
 
     def _stop(self, call: ToolCall, limit: int) -> ToolCall:
         """``call`` as kept: unfinished arguments (the stop cut them) are not sent back."""
         if _is_json(call.arguments):
             return call
-        self._stopped[call.id] = (True, ANSWER_STOPPED_CALL.format(name=call.name, limit=limit))
+        self._stopped[call.id] = (
+            True,
+            messages.ANSWER_STOPPED_CALL.format(name=call.name, limit=limit),
+        )
         return replace(call, arguments=STOPPED_ARGUMENTS)
 
     def tool(self, call: ToolCall, text: str) -> None:

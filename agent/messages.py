@@ -32,6 +32,20 @@ CUT_OFF_CALL = (
     "nothing was done. Send less in one call: make the change in smaller edits, or create "
     "a large file in parts."
 )
+# -- a model answer stopped at the answer ceiling (agent/conversation.py, calls.py) --
+ANSWER_STOPPED_CALL = (
+    "Your answer was stopped at {limit:,} characters (the most surehand reads of one "
+    "answer) while you were writing this call to {name}: its arguments are unfinished, "
+    "so nothing was done. Send less in one call: make the change in smaller edits, or "
+    "create a large file in parts."
+)
+ANSWER_STOPPED_AFTER = (
+    "\n\n[Your answer was stopped at {limit:,} characters (the most surehand reads of "
+    "one answer): what you wrote after this call was not read. Send less in one answer.]"
+)
+ANSWER_STOPPED_TEXT = (
+    "[surehand stopped this answer at {limit:,} characters, the most it reads of one answer]"
+)
 NO_SUCH_TOOL = "There is no tool {name!r}. The tools are: {names}."
 TOOL_TIMED_OUT = (
     "{name} did not finish within {limit:g} s and was stopped; nothing was "

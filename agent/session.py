@@ -197,7 +197,9 @@ class Session:
         for index, call in enumerate(turn.tool_calls):
             emit(ToolStarted(step, call, self.caller.describe(call)))
             try:
-                result = await self.caller.call(call, self.ctx, cut_off=turn.cut_off)
+                result = await self.caller.call(
+                    call, self.ctx, cut_off=turn.cut_off, stopped_at=turn.stopped_at
+                )
             except asyncio.CancelledError:
                 # Every call of the turn needs its answer, or the next request is invalid.
                 for unanswered in turn.tool_calls[index:]:

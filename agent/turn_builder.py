@@ -31,8 +31,9 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import messages
 from .content_calls import ContentStream, read_content, split_thinking
-from .conversation import ANSWER_STOPPED_TEXT, ModelTurn, ToolCall, Usage
+from .conversation import ModelTurn, ToolCall, Usage
 from .model import Delta, OnDelta
 from .settings import MAX_ANSWER_CHARS
 
@@ -126,7 +127,7 @@ class TurnBuilder:
             parts = read_content(text, self.declared)
             answer, calls = parts.text, parts.calls
         if stopped_at and not calls:
-            note = ANSWER_STOPPED_TEXT.format(limit=stopped_at)
+            note = messages.ANSWER_STOPPED_TEXT.format(limit=stopped_at)
             answer = f"{answer}\n\n{note}" if answer else note
         return ModelTurn(answer, calls, self._usage, self._finish, echoed, stopped_at)
 

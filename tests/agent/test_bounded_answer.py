@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.conversation import ANSWER_STOPPED_CALL
+from agent.messages import ANSWER_STOPPED_CALL
 from agent.openai_client import OpenAIClient
 from agent.proposal import Ending, Proposal
 from agent.session import Session
@@ -80,6 +80,8 @@ def test_a_huge_call_is_stopped_never_run_and_the_model_is_told(
     assert proposal.trace is not None
     assert proposal.trace.stat().st_size < 3 * MAX_ANSWER_CHARS
     assert len(printed) < 20_000
+    assert f"stopped at {MAX_ANSWER_CHARS:,} characters" in printed  # the person reads why
+    assert "token limit" not in printed
 
 
 def test_a_huge_text_answer_is_stopped_and_printed_in_part(server: ScriptedServer, tmp_path: Path):
