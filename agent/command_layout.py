@@ -74,7 +74,7 @@ def command_layout(
     )
 
 
-def resource_limits(settings: Settings) -> ResourceLimits:
+def resource_limits(settings: Settings) -> ResourceLimits | None:
     """What a sandboxed command may use of the machine: the defaults, for now (a user-side
     setting, never a project's, is to raise them)."""
     return ResourceLimits()

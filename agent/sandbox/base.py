@@ -54,7 +54,8 @@ class Layout:
     hidden: tuple[Mount, ...] = ()  # masked: secrets, git hooks
     network: bool = False
     overlay: OverlayLayers | None = None  # the root is this overlay, mounted for the command
-    limits: ResourceLimits = field(default_factory=ResourceLimits)  # enforced by a sandbox
+    # what a sandbox lets the command use; None: nothing is limited
+    limits: ResourceLimits | None = field(default_factory=ResourceLimits)
 
 
 class Sandbox(Protocol):

@@ -16,6 +16,10 @@ user's terminal) and dies with its parent. What it sees:
   writable folders (the project's virtualenv and ``node_modules``, its
   ``.git`` with ``hooks`` masked).
 
+It may use only so much of the machine (``agent.sandbox.limits``):
+processes, memory a process, the size of a file, of ``/tmp`` and of
+``HOME``.
+
 The command's tree is the shadow copy, or, where ``overlay.probe`` finds it
 works, an overlay of the real workspace mounted for that command only
 (``agent.sandbox.overlay``): bwrap is then started by ``unshare`` in a
@@ -95,7 +99,8 @@ class Bubblewrap:
             args.append("--share-net")
         args += _system()
         limits = layout.limits
-        tmp, home = self._size(limits.tmp_size), self._size(limits.home_size)
+        tmp = self._size(limits.tmp_size) if limits else []
+        home = self._size(limits.home_size) if limits else []
         args += ["--proc", "/proc", "--dev", "/dev", *tmp, "--tmpfs", "/tmp"]
         args += ["--dir", "/var", *tmp, "--tmpfs", "/var/tmp"]
         if layout.network:
@@ -108,6 +113,8 @@ class Bubblewrap:
             args += mount
         for mask in layout.hidden:
             args += _mask(mask)
+        if limits is None:
+            return [*args, "--chdir", str(layout.root), "--", *argv]
         cgroup = pids_cgroup(limits.processes) if os.geteuid() == 0 else None
         inside = supervised(argv, limits, layout.home, rlimit_processes=os.geteuid() != 0)
         args += ["--chdir", str(layout.root), "--", *inside]

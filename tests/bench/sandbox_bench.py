@@ -1,7 +1,9 @@
 """The cost of the sandbox per command: each command sandboxed and not, in the same run.
 
-Two tables. The first starts the process alone (``run_process``), wrapped in
-bubblewrap and bare, for three commands; the second times the whole
+Three tables. The first starts the process alone (``run_process``), wrapped in
+bubblewrap and bare, for three commands; the second, sandboxed, with the
+resource limits and without them (the supervisor, ``prlimit``, sized
+tmpfs, as root a cgroup); the third times the whole
 ``run_command`` step (sync of the shadow copy, then the command) on
 workspaces of three sizes, sandboxed and not. Medians; figures only.
 
@@ -11,6 +13,7 @@ Usage: python tests/bench/sandbox_bench.py [--repeat N]
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 import tempfile
 from pathlib import Path
@@ -74,6 +77,25 @@ def body(repeat: int) -> None:
             print(
                 f"{label:<30} {times['none']:>8.1f} {times['bubblewrap']:>10.1f} "
                 f"{extra:>8.1f} {times['bubblewrap'] / times['none']:>5.2f}x"
+            )
+        print("\nsandboxed, with the resource limits and without (median ms)")
+        print(f"{'command':<30} {'no limits':>10} {'limits':>8} {'extra':>8} {'ratio':>6}")
+        layout = command_layout(runner.shadow, settings, contained=True)
+        env = runner.environment(layout, settings, contained=True)
+        for label, argv in COMMANDS.items():
+            limited = {}
+            for name, each in (("none", dataclasses.replace(layout, limits=None)), ("on", layout)):
+                wrapped = sandbox.wrap(argv, each)
+
+                def start_limited(wrapped: list[str] = wrapped) -> None:
+                    result = asyncio.run(run_process(wrapped, layout.root, env, 30, 8_000))
+                    expect(result.exit_code == 0, f"{wrapped}: {result.output}")
+
+                limited[name] = median_ns(start_limited, repeat) / 1e6
+            extra = limited["on"] - limited["none"]
+            print(
+                f"{label:<30} {limited['none']:>10.1f} {limited['on']:>8.1f} "
+                f"{extra:>8.1f} {limited['on'] / limited['none']:>5.2f}x"
             )
         runner.close()
         print("\nrun_command step: sync, then python3 -m unittest (median ms)")
