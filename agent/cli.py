@@ -16,6 +16,7 @@ from editing.disk.cli import Commands, Handler
 
 from . import eval_tasks
 from .accept import offer
+from .command_layout import resource_limits
 from .config_view import show_config
 from .flags import add_endpoint_flags, effective_from_flags, name_flags, settings_from_flags
 from .model import ModelError
@@ -98,7 +99,7 @@ def _status(args: argparse.Namespace) -> int:
         print(f"warning: {problem}")
     sandbox = choose(settings.sandbox)
     print(f"sandbox: {sandbox.name}")
-    print(f"Commands run {sandbox.describe(settings.sandbox_network)}.")
+    print(f"Commands run {_containment(settings)}.")
     if not sandbox.contained:
         print("Every command is asked first.")
     return 0
@@ -124,8 +125,7 @@ def _run(args: argparse.Namespace) -> int:
     except ModelError as error:
         terminal.error(name_flags(error.message))
         return 2
-    sandbox = choose(settings.sandbox)
-    terminal.say(f"Commands run {sandbox.describe(settings.sandbox_network)}.")
+    terminal.say(f"Commands run {_containment(settings)}.")
     session = Session(root, client, settings, approve=terminal.approve)
     try:
         proposal = asyncio.run(_run_session(session, args.task, terminal))
@@ -172,8 +172,7 @@ def _demo(args: argparse.Namespace) -> int:
         f"surehand demo: a scripted session on a copy of an example project in {workspace}"
     )
     terminal.say("Task: fix the failing date test.\n")
-    sandbox = choose(settings.sandbox)
-    terminal.say(f"Commands run {sandbox.describe(settings.sandbox_network)}.")
+    terminal.say(f"Commands run {_containment(settings)}.")
 
     async def approve(request: CommandRequest) -> Approval:
         # The demo's commands are its own script's, not a model's: they need no question.
@@ -193,3 +192,8 @@ def _demo(args: argparse.Namespace) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _containment(settings: Settings) -> str:
+    """How commands run: the sandbox's own words, with the limits the settings give."""
+    return choose(settings.sandbox).describe(settings.sandbox_network, resource_limits(settings))

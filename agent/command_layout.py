@@ -25,7 +25,7 @@ from pathlib import Path
 from .command_env import VENV_NAMES
 from .sandbox import Layout, Mount
 from .sandbox.bubblewrap import visible
-from .sandbox.limits import ResourceLimits
+from .sandbox.limits import MIB, ResourceLimits
 from .sandbox.toolchains import credentials, toolchains, venv_interpreter
 from .settings import Settings
 from .shadow import ShadowCopy
@@ -74,10 +74,16 @@ def command_layout(
     )
 
 
-def resource_limits(settings: Settings) -> ResourceLimits | None:
-    """What a sandboxed command may use of the machine: the defaults, for now (a user-side
-    setting, never a project's, is to raise them)."""
-    return ResourceLimits()
+def resource_limits(settings: Settings) -> ResourceLimits:
+    """What a sandboxed command may use of the machine, from the settings (a project's
+    file may only lower them: ``agent.settings_table``)."""
+    return ResourceLimits(
+        processes=settings.sandbox_processes,
+        memory=settings.sandbox_memory_mb * MIB,
+        file_size=settings.sandbox_file_mb * MIB,
+        tmp_size=settings.sandbox_tmp_mb * MIB,
+        home_size=settings.sandbox_home_mb * MIB,
+    )
 
 
 def _home() -> Path:

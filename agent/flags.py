@@ -46,6 +46,11 @@ HELP = {
     "sandbox_read_only_paths": "a folder (absolute path) sandboxed commands may read (repeat)",
     "sandbox_writable_paths": "a folder (absolute path) sandboxed commands may change (repeat)",
     "command_environment": "an environment variable commands get, never the key's (repeat)",
+    "sandbox_processes": "processes and threads a sandboxed command may run at once",
+    "sandbox_memory_mb": "MiB of memory one process of a sandboxed command may allocate",
+    "sandbox_file_mb": "MiB: the largest file a sandboxed command may write",
+    "sandbox_tmp_mb": "MiB of the sandbox's private /tmp (RAM-backed), and of /var/tmp",
+    "sandbox_home_mb": "MiB of the sandbox's private HOME (RAM-backed)",
     "review": "how editors without their own review review a proposal: diagnostics "
     "(each hunk a diagnostic with code actions) or question (one Apply / Discard question)",
 }

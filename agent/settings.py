@@ -73,6 +73,11 @@ CEILINGS: dict[str, int | float] = {
     "max_file_bytes": 20_000_000,
     "output_max_chars": 200_000,  # characters of one command's output kept
     "tool_timeout": 900.0,  # seconds
+    "sandbox_processes": 65_536,
+    "sandbox_memory_mb": 1_048_576,  # 1 TiB
+    "sandbox_file_mb": 1_048_576,
+    "sandbox_tmp_mb": 65_536,  # 64 GiB of RAM-backed /tmp
+    "sandbox_home_mb": 65_536,
 }
 # The most characters of one model answer (text and tool calls together) that are kept,
 # shown or traced; an answer past it is cut there and said to be.
@@ -109,6 +114,12 @@ class Settings:
     sandbox_read_only_paths: tuple[str, ...] = ()
     sandbox_writable_paths: tuple[str, ...] = ()
     command_environment: tuple[str, ...] = ()  # more variables passed to commands
+    # What one sandboxed command may use of the machine (agent/sandbox/limits.py).
+    sandbox_processes: int = 4096  # processes and threads at once
+    sandbox_memory_mb: int = 8192  # MiB of memory one process may allocate
+    sandbox_file_mb: int = 4096  # MiB: the largest file a command may write
+    sandbox_tmp_mb: int = 2048  # MiB of the private /tmp (and of /var/tmp)
+    sandbox_home_mb: int = 1024  # MiB of the private HOME
     # How a client without its own review (no ``experimental.surehand.review``) reviews
     # a proposal: "diagnostics" (each hunk a diagnostic with code actions, non-modal)
     # or "question" (one Apply / Show diff / Discard question for the whole proposal).

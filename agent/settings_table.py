@@ -47,6 +47,7 @@ class Rule:
 
 _LONGER = "it would let a task run longer"
 _MORE = "it would send more of your code to the model"
+_MACHINE = "it would let commands use more of your machine"
 CLASSES: dict[str, Rule] = {
     "model": Rule("trust", "it chooses which model your key pays for and your code goes to"),
     "base_url": Rule("trust", "it chooses where your code goes"),
@@ -72,6 +73,11 @@ CLASSES: dict[str, Rule] = {
     "sandbox_read_only_paths": Rule("narrow", "it would let commands read more folders", "subset"),
     "sandbox_writable_paths": Rule("narrow", "it would let commands change more folders", "subset"),
     "command_environment": Rule("narrow", "it would widen what commands see", "subset"),
+    "sandbox_processes": Rule("narrow", _MACHINE, "lower"),
+    "sandbox_memory_mb": Rule("narrow", _MACHINE, "lower"),
+    "sandbox_file_mb": Rule("narrow", _MACHINE, "lower"),
+    "sandbox_tmp_mb": Rule("narrow", _MACHINE, "lower"),
+    "sandbox_home_mb": Rule("narrow", _MACHINE, "lower"),
     "review": Rule("user", "how you review a proposal is yours to choose"),
 }
 # A sandbox setting this build does not know (a newer file): it needs trust.

@@ -64,8 +64,9 @@ class Sandbox(Protocol):
     why: str  # why commands are not contained ("" when they are)
     overlay: OverlayMounter | None  # how to mount an overlay for a command, None: cannot
 
-    def describe(self, network: bool) -> str:
-        """What a command in it can do, in a sentence for the user."""
+    def describe(self, network: bool, limits: ResourceLimits | None = None) -> str:
+        """What a command in it can do, in a sentence for the user (``limits``: what it may
+        use of the machine, the defaults when not given)."""
         ...
 
     def wrap(self, argv: list[str], layout: Layout) -> list[str]:
@@ -87,7 +88,7 @@ class Unsandboxed:
     def __init__(self, why: str) -> None:
         self.why = why  # why there is no sandbox, for the status and the questions
 
-    def describe(self, network: bool) -> str:
+    def describe(self, network: bool, limits: ResourceLimits | None = None) -> str:
         return (
             f"unsandboxed ({self.why}), with your user's rights: it can read your files and "
             "secrets, use the network and change files outside the copy"

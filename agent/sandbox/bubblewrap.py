@@ -72,13 +72,13 @@ class Bubblewrap:
     def with_overlay(self, overlay: OverlayMounter | None, why_not: str = "") -> Bubblewrap:
         return Bubblewrap(self.program, self.version, overlay, why_not, self.sizes)
 
-    def describe(self, network: bool) -> str:
+    def describe(self, network: bool, limits: ResourceLimits | None = None) -> str:
         net = "network allowed" if network else "no network"
         if self.overlay is not None:
             copy = "an overlay of your workspace, where only the staged files are written"
         else:
             copy = "a full copy of your workspace" + (f": {self.shadow}" if self.shadow else "")
-        limits = ResourceLimits()
+        limits = limits or ResourceLimits()
         return (
             f"sandboxed ({self.version}): {net}; it sees the system read-only and writes "
             f"only the copy ({copy}) and a private temporary folder; your home and your "

@@ -32,7 +32,7 @@ import functools
 import os
 import shlex
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 GIB = 1 << 30
@@ -41,21 +41,13 @@ CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))  # v1, then
 WATCHER_SPARE = 8  # processes of the sandbox itself (its init, the watcher) besides the command
 
 
-def half_the_memory() -> int:
-    """Half of the machine's physical memory, at least 2 GiB."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (OSError, ValueError):
-        total = 8 * GIB
-    return max(2 * GIB, total // 2)
-
-
 @dataclass(frozen=True)
 class ResourceLimits:
-    """What one sandboxed command may use (bytes, or a count)."""
+    """What one sandboxed command may use (bytes, or a count). The defaults are the
+    settings' (``sandboxProcesses``, ``sandboxMemoryMb``, ...: ``command_layout``)."""
 
     processes: int = 4096  # processes and threads at once
-    memory: int = field(default_factory=half_the_memory)  # memory one process may allocate
+    memory: int = 8 * GIB  # memory one process may allocate
     file_size: int = 4 * GIB  # the largest file a command may write
     tmp_size: int = 2 * GIB  # the private /tmp, and /var/tmp
     home_size: int = 1 * GIB  # the private HOME

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..command_guard import paths_outside, writing_option
+from ..command_layout import resource_limits
 from ..command_line import is_allowed, parse_command
 from ..sandbox import Sandbox
 from ..workspace import ToolError
@@ -54,7 +55,9 @@ class RunCommand:
         sandbox = ctx.runner.sandbox(ctx.settings)
         why = _why_ask(argv, ctx, sandbox)
         if why is not None and tuple(argv) not in ctx.always_allowed:
-            containment = sandbox.describe(ctx.settings.sandbox_network)
+            containment = sandbox.describe(
+                ctx.settings.sandbox_network, resource_limits(ctx.settings)
+            )
             request = CommandRequest(argv, why, sandbox.contained, containment)
             decision = await ctx.approve(request)
             if decision is Approval.DENY:

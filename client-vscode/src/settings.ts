@@ -31,6 +31,11 @@ export const SERVER_KEYS = [
   'sandboxReadOnlyPaths',
   'sandboxWritablePaths',
   'commandEnvironment',
+  'sandboxProcesses',
+  'sandboxMemoryMb',
+  'sandboxFileMb',
+  'sandboxTmpMb',
+  'sandboxHomeMb',
   'review',
 ] as const;
 

@@ -25,7 +25,7 @@ import pytest
 from agent import command_layout
 from agent.commands import ShadowRunner
 from agent.sandbox import Layout, Sandbox
-from agent.sandbox.limits import GIB, MIB, ResourceLimits, half_the_memory
+from agent.sandbox.limits import GIB, MIB, ResourceLimits
 from agent.settings import Settings
 from agent.tools import run_command
 from agent.tools.context import Approval, ToolContext
@@ -95,9 +95,25 @@ def project(root: Path, attack: str) -> Path:
     return root
 
 
-def context(root: Path, sandbox: Sandbox, answer: Approval) -> ToolContext:
+LOW_SETTINGS = {
+    "sandbox_processes": 64,
+    "sandbox_memory_mb": 512,
+    "sandbox_file_mb": 256,
+    "sandbox_tmp_mb": 64,
+    "sandbox_home_mb": 32,
+}
+
+
+def context(root: Path, sandbox: Sandbox, answer: Approval, *, low: bool = True) -> ToolContext:
+    """A tool context whose settings give the ``LOW`` limits (else the defaults)."""
     overlay = Overlay(root)
-    settings = Settings(command_timeout=TIMEOUT, sandbox_read_only_paths=(RUNNER_PACKAGES,))
+    settings = Settings(
+        command_timeout=TIMEOUT,
+        sandbox_read_only_paths=(RUNNER_PACKAGES,),
+        **(LOW_SETTINGS if low else {}),
+    )
+    if low:
+        assert command_layout.resource_limits(settings) == LOW
     runner = ShadowRunner(overlay, sandbox=sandbox)
     return ToolContext(overlay, settings, runner=runner, approve=Approver(answer))
 
@@ -109,12 +125,6 @@ def run(ctx: ToolContext, command: str) -> str:
         return f"refused: {error.message}"
 
 
-@pytest.fixture
-def low_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(command_layout, "resource_limits", lambda settings: LOW)
-
-
-@pytest.mark.usefixtures("low_limits")
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_a_staged_test_exhausting_a_resource_ends_saying_which_limit(tmp_path: Path, attack: str):
     code, said = ATTACKS[attack]
@@ -152,7 +162,7 @@ def test_without_a_sandbox_it_is_asked_first_and_declined(tmp_path: Path, attack
 
 def test_the_default_limits_let_a_suite_run(tmp_path: Path):
     """Many processes, a few hundred MB in a process and in /tmp: all within the defaults."""
-    ctx = context(project(tmp_path / "ws", ""), bubblewrap(), Approval.ONCE)
+    ctx = context(project(tmp_path / "ws", ""), bubblewrap(), Approval.ONCE, low=False)
     ctx.overlay.stage(
         "test_heavy.py",
         "import subprocess, tempfile\n\n\n"
@@ -186,5 +196,6 @@ def test_the_limits_are_in_the_command_line_and_the_description(tmp_path: Path):
     if os.geteuid() != 0:
         assert "--nproc=64" in joined
     defaults = ResourceLimits()
-    assert defaults.memory == half_the_memory() >= 2 * GIB
+    assert defaults == command_layout.resource_limits(Settings())  # the settings' defaults
+    assert defaults.memory == 8 * GIB
     assert "4096 processes" in sandbox.describe(False)

@@ -138,6 +138,11 @@ def test_untrusted_workspace_settings_from_the_editor_are_guarded_like_the_file(
         ("contextBudget", "context_budget", 50_000_000, 30_000),
         ("maxFileBytes", "max_file_bytes", 10**10, 1_000),
         ("toolTimeout", "tool_timeout", 10_000, 5),
+        ("sandboxProcesses", "sandbox_processes", 60_000, 64),
+        ("sandboxMemoryMb", "sandbox_memory_mb", 500_000, 512),
+        ("sandboxFileMb", "sandbox_file_mb", 500_000, 16),
+        ("sandboxTmpMb", "sandbox_tmp_mb", 60_000, 64),
+        ("sandboxHomeMb", "sandbox_home_mb", 60_000, 32),
     ],
 )
 def test_an_untrusted_project_may_lower_a_limit_but_not_raise_it(home, project, case):
@@ -161,6 +166,13 @@ def test_the_limit_compared_with_is_the_users_own(home, project):
     effective = effective_settings(project, env=home)
     assert effective.settings.max_steps == 10  # 30 would raise the user's 10
     assert effective.settings.output_max_chars == 20_000  # lower than the user's: taken
+
+
+def test_the_users_own_file_raises_the_sandbox_limits(home, project):
+    user_file(home, "sandboxTmpMb = 8192\nsandboxProcesses = 10000\n")
+    project_file(project, "sandboxTmpMb = 60000\n")
+    settings = effective_settings(project, env=home).settings
+    assert (settings.sandbox_tmp_mb, settings.sandbox_processes) == (8192, 10_000)
 
 
 def test_a_trusted_project_may_raise_a_limit_up_to_the_ceiling(home, project):
