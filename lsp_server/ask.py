@@ -11,6 +11,7 @@ from agent.views import numbered
 
 from . import positions
 from .documents import BufferSource, relative_of
+from .limits import MAX_TASK_CHARS
 
 MAX_SELECTION_LINES = 200
 
@@ -38,6 +39,11 @@ def parse_ask(arguments: list[Any] | None) -> Ask:
     task = first.get("task")
     if not isinstance(task, str) or not task.strip():
         raise BadArguments("surehand.ask's 'task' must be a non-empty string")
+    if len(task) > MAX_TASK_CHARS:
+        raise BadArguments(
+            f"surehand.ask's 'task' is {len(task)} characters, over the limit of"
+            f" {MAX_TASK_CHARS}: put long material in a file of the workspace and name it"
+        )
     uri = first.get("uri")
     if uri is not None and not isinstance(uri, str):
         raise BadArguments("surehand.ask's 'uri' must be a string")

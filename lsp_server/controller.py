@@ -21,6 +21,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
+from agent.command_layout import resource_limits
 from agent.config_file import effective_settings, without_defaults
 from agent.events import ToolStarted
 from agent.landing import land
@@ -60,6 +61,7 @@ class Controller:
     def __init__(self, server: LanguageServer) -> None:
         self.server = server
         self.documents = Documents()
+        self.documents.warn = self._warn_log
         self.tasks = TaskRegistry()
         self.settings = Settings()
         self.trust_project = False  # ``serve --trust-project``: the project's file is trusted
@@ -110,12 +112,13 @@ class Controller:
         if not self.configured.is_set() or settings.sandbox != self.settings.sandbox:
             self._report_sandbox(choose(settings.sandbox), settings)
         self.settings = settings
+        self.documents.max_bytes = settings.max_file_bytes
         self.configured.set()
         return effective.problems
 
     def _report_sandbox(self, sandbox: Sandbox, settings: Settings) -> None:
         """Say once how commands will run; loudly when they will not be contained."""
-        words = sandbox.describe(settings.sandbox_network)
+        words = sandbox.describe(settings.sandbox_network, resource_limits(settings))
         self._log(f"Commands run {words}.")
         if not sandbox.contained:
             self.server.window_show_message(
@@ -490,6 +493,11 @@ class Controller:
         if token:
             self.server.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
 
+    def _warn_log(self, message: str) -> None:
+        self.server.window_log_message(
+            types.LogMessageParams(type=types.MessageType.Warning, message=visible_lines(message))
+        )
+
     def _log(self, message: str) -> None:
         self.server.window_log_message(
             types.LogMessageParams(type=types.MessageType.Log, message=visible_lines(message))
@@ -514,7 +522,7 @@ def _sandbox_status(sandbox: Sandbox, settings: Settings) -> dict[str, Any]:
     return {
         "mode": sandbox.name,
         "contained": sandbox.contained,
-        "description": sandbox.describe(settings.sandbox_network),
+        "description": sandbox.describe(settings.sandbox_network, resource_limits(settings)),
     }
 
 

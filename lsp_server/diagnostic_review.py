@@ -478,7 +478,12 @@ class DiagnosticReview:
         if review is None:
             return None
         if (item_id := argument.get("id")) is not None:
-            return review.get(str(item_id))
+            item = review.get(str(item_id))
+            if item is not None and (uri := argument.get("uri")):  # both must name it
+                path = relative_of(self.root, str(uri))
+                if path not in (self._shown(item), item.shown_on, item.path):
+                    return None
+            return item
         items = review.open_items()
         if uri := argument.get("uri"):
             path = relative_of(self.root, str(uri))

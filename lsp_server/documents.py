@@ -19,6 +19,9 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
+from agent import messages
+from agent.workspace import NotATextFile
+
 from . import positions
 
 
@@ -31,15 +34,47 @@ class OpenDocument:
 
 @dataclass
 class Documents:
+    """The open buffers. One over ``max_bytes`` (UTF-8; the agent's ``maxFileBytes``)
+    is not kept: its URI is remembered as too large (``oversized``) until it is
+    closed or its whole text is sent again within the limit, and ``warn`` says so."""
+
     encoding: str = types.PositionEncodingKind.Utf16
+    max_bytes: int = 1_000_000
     _open: dict[str, OpenDocument] = field(default_factory=dict)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     # Called with the URI after every open, change and close (the review follows them).
     listeners: list[Callable[[str], None]] = field(default_factory=list)
+    oversized: dict[str, int] = field(default_factory=dict)  # URI -> its size in bytes
+    warn: Callable[[str], None] | None = None
 
     def open(self, uri: str, text: str, version: int) -> None:
+        if self._over(uri, text):
+            return
+        self.oversized.pop(uri, None)
         self._open[uri] = OpenDocument(uri, text, version)
         self._notify(uri)
+
+    def too_large(self, uri: str, size: int) -> None:
+        """``uri``'s buffer is ``size`` bytes, over the limit: it is not kept."""
+        first = uri not in self.oversized
+        self.oversized[uri] = size
+        if first and self.warn is not None:
+            self.warn(
+                f"surehand does not read the editor's buffer of {uri}: it is {size} bytes,"
+                f" over the limit of {self.max_bytes} (maxFileBytes); the agent sees it as"
+                " a file it cannot read until it is smaller"
+            )
+        if self._open.pop(uri, None) is not None:
+            self._notify(uri)
+
+    def _over(self, uri: str, text: str) -> bool:
+        if len(text) * 4 <= self.max_bytes:
+            return False
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size <= self.max_bytes:
+            return False
+        self.too_large(uri, size)
+        return True
 
     def change(
         self,
@@ -48,6 +83,16 @@ class Documents:
         changes: Sequence[types.TextDocumentContentChangeEvent],
     ) -> None:
         document = self._open.get(uri)
+        if document is None and uri in self.oversized:
+            # A buffer too large to keep is taken again from a whole new text, if small.
+            wholes = [
+                i
+                for i, c in enumerate(changes)
+                if not isinstance(c, types.TextDocumentContentChangePartial)
+            ]
+            if wholes:
+                self.open(uri, changes[wholes[-1]].text, version)
+                document, changes = self._open.get(uri), changes[wholes[-1] + 1 :]
         if document is None:
             return
         text = document.text
@@ -56,13 +101,17 @@ class Documents:
                 starts = positions.line_starts(text)
                 begin = positions.offset(text, change.range.start, self.encoding, starts)
                 end = positions.offset(text, change.range.end, self.encoding, starts)
+                begin, end = min(begin, end), max(begin, end)  # a reversed range, as editors do
                 text = text[:begin] + change.text + text[end:]
             else:
                 text = change.text
+            if self._over(uri, text):
+                return
         document.text, document.version = text, version
         self._notify(uri)
 
     def close(self, uri: str) -> None:
+        self.oversized.pop(uri, None)
         self._open.pop(uri, None)
         self._notify(uri)
 
@@ -92,9 +141,16 @@ def uri_of(root: Path, relative: str) -> str:
 
 
 def relative_of(root: Path, uri: str) -> str | None:
-    """The workspace-relative path of ``uri``, None when it is not a file in the root."""
-    path = to_fs_path(uri)
-    if path is None:
+    """The workspace-relative path of ``uri``, None when it is not a file in the root:
+    only a ``file:`` URI without a host (or ``localhost``) names one; its path is
+    resolved (``..``, percent-encoded or not, and symlinks) before it is compared."""
+    if not isinstance(uri, str) or uri[:7].lower() != "file://":
+        return None
+    host = uri[7:].split("/", 1)[0]
+    if host not in ("", "localhost") or "\x00" in uri:
+        return None
+    path = to_fs_path("file://" + uri[7 + len(host) :])
+    if path is None or "\x00" in path:
         return None
     try:
         return Path(path).resolve().relative_to(root).as_posix()
@@ -122,6 +178,13 @@ class BufferSource:
     def text(self, relative: str) -> str | None:
         document = self.document(relative)
         if document is None:
+            for uri, size in list(self.documents.oversized.items()):
+                if relative_of(self.root, uri) == relative:
+                    why = (
+                        f"is open in the editor with {size} bytes, over the limit of"
+                        f" {self.documents.max_bytes} bytes"
+                    )
+                    raise NotATextFile(messages.NOT_TEXT.format(path=relative, why=why))
             return None
         self.read.setdefault(relative, {})[document.text] = document.version
         return document.text

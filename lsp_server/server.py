@@ -18,6 +18,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from . import __version__, transport
+from . import arguments as arguments_
 from . import code_actions as review_commands
 from .ask import BadArguments, parse_ask
 from .capabilities import reviews_itself
@@ -188,30 +189,29 @@ def create_server() -> SurehandServer:
     async def ask(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
         try:
             request = parse_ask(list(arguments))
+            if request.uri is not None:
+                arguments_.in_workspace(ASK, request.uri, controller.root)
         except BadArguments as error:
             raise JsonRpcInvalidParams(str(error)) from None
         return await controller.ask(request, ls.protocol.msg_id)
 
     @server.command(CANCEL)
     def cancel(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        _takes_nothing(CANCEL, arguments)
         return controller.cancel()
 
     @server.command(RESET)
     async def reset(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        _takes_nothing(RESET, arguments)
         return await controller.reset()
 
     @server.command(STATUS)
     def status(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        _takes_nothing(STATUS, arguments)
         return controller.status()
 
-    def review_handler(name: str) -> Callable[..., Awaitable[dict[str, Any]]]:
-        async def handle(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
-            return await controller.review_command(name, arguments)
-
-        return handle
-
     for name in review_commands.COMMANDS:  # surehand.review.* and surehand.undo
-        server.command(name)(review_handler(name))
+        server.command(name)(_review_handler(controller, name))
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
@@ -225,6 +225,30 @@ def create_server() -> SurehandServer:
         return [*controller.review_actions(params), *fix_actions(params)]
 
     return server
+
+
+def _takes_nothing(name: str, arguments: tuple[Any, ...]) -> None:
+    try:
+        arguments_.no_arguments(name, list(arguments))
+    except BadArguments as error:
+        raise JsonRpcInvalidParams(str(error)) from None
+
+
+def _review_handler(controller: Controller, name: str) -> Callable[..., Awaitable[dict[str, Any]]]:
+    """A ``surehand.review.*`` command (or ``surehand.undo``), its argument checked first."""
+
+    async def handle(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        try:
+            if name == review_commands.UNDO:
+                arguments_.no_arguments(name, list(arguments))
+                argument: dict[str, Any] = {}
+            else:
+                argument = arguments_.review_argument(name, list(arguments), controller.root)
+        except BadArguments as error:
+            raise JsonRpcInvalidParams(str(error)) from None
+        return await controller.review_command(name, [argument])
+
+    return handle
 
 
 def fix_actions(params: types.CodeActionParams) -> list[types.CodeAction]:

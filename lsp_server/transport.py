@@ -248,7 +248,7 @@ def _tell_too_large(protocol: Any, head: bytes, length: int) -> None:
         documents.too_large(uri_text, length)
 
 
-def _handle(protocol: Any, body: bytes) -> None:
+def _parse(body: bytes) -> dict[str, Any]:
     try:
         data = json.loads(body)
     except RecursionError:
@@ -258,9 +258,14 @@ def _handle(protocol: Any, body: bytes) -> None:
     if not isinstance(data, dict):
         what = "a batch (LSP has none)" if isinstance(data, list) else type(data).__name__
         raise Refused(INVALID_REQUEST, f"a message must be a JSON object, not {what}")
+    return data
+
+
+def _handle(protocol: Any, body: bytes) -> None:
+    data = _parse(body)
     has_id = "id" in data
     msg_id = data.get("id")
-    id_ok = msg_id is None or (isinstance(msg_id, int | str) and not isinstance(msg_id, bool))
+    id_ok = isinstance(msg_id, int | str) and not isinstance(msg_id, bool)
     method = data.get("method")
     request = has_id and "method" in data
     if "method" not in data and ("result" in data or "error" in data):
@@ -271,19 +276,24 @@ def _handle(protocol: Any, body: bytes) -> None:
         return
     answer_id = msg_id if id_ok else None
     if not has_id and "method" in data:  # a notification: never answered
-        why = _envelope_problem(data, method)
+        why = _envelope_problem(data, method) or _params_problem(method, data.get("params"))
         if why is not None:
             log.warning("Ignored a notification: %s", why)
             return
         _dispatch(protocol, data, None)
         return
-    if not id_ok:
+    if not id_ok:  # LSP's ids are integers or strings; JSON-RPC's null is not one
         raise Refused(INVALID_REQUEST, "a request's id must be an integer or a string")
     if not request:
         raise Refused(INVALID_REQUEST, "a request needs a method", answer_id)
     why = _envelope_problem(data, method)
     if why is not None:
         raise Refused(INVALID_REQUEST, why, answer_id)
+    why = _params_problem(method, data.get("params"))
+    if why is not None:
+        raise Refused(INVALID_PARAMS, why, answer_id)
+    if getattr(protocol, "_shutdown", False):  # LSP: a request after shutdown is an error
+        raise Refused(INVALID_REQUEST, "the server is shutting down", answer_id)
     _dispatch(protocol, data, answer_id)
 
 
@@ -292,8 +302,19 @@ def _envelope_problem(data: dict[str, Any], method: Any) -> str | None:
         return 'a message must have "jsonrpc": "2.0"'
     if not isinstance(method, str) or not method:
         return "a method must be a non-empty string"
-    if "params" in data and not isinstance(data["params"], dict | list):
+    params = data.get("params")
+    if "params" in data and not isinstance(params, dict | list):
         return "params must be an object or an array"
+    return None
+
+
+def _params_problem(method: Any, params: Any) -> str | None:
+    if method == types.WORKSPACE_EXECUTE_COMMAND and isinstance(params, dict):
+        # lsprotocol would read an object's keys as the list of arguments
+        if not isinstance(params.get("command"), str):
+            return "workspace/executeCommand needs a command name"
+        if params.get("arguments") is not None and not isinstance(params["arguments"], list):
+            return "workspace/executeCommand's arguments must be an array"
     return None
 
 
