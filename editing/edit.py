@@ -75,6 +75,15 @@ class _Plan:
     level: Level
     notes: list[str]
     occurrences: int
+    # The text each replacement was asked to change (view offsets, from its
+    # first match's start to its last match's end); its whole region when unknown.
+    spans: list[tuple[int, int]] | None = None
+
+    def span(self, index: int) -> tuple[int, int]:
+        if self.spans is None:
+            rep = self.replacements[index]
+            return rep.start, rep.end
+        return self.spans[index]
 
 
 def apply_edit(
@@ -195,8 +204,10 @@ def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
     level = located.reported_level
     if level > Level.EXACT:
         notes.append(messages.LEVEL_NOTES[level.label])
-    replacements = [build(doc, group, located.old, new, path) for group in _by_line(doc, matches)]
-    return _Plan(replacements, level, notes, len(matches))
+    groups = _by_line(doc, matches)
+    replacements = [build(doc, group, located.old, new, path) for group in groups]
+    spans = [(group[0].start, group[-1].end) for group in groups]
+    return _Plan(replacements, level, notes, len(matches), spans)
 
 
 def _lf(text: str) -> str:
@@ -331,19 +342,92 @@ def _raise_already_applied(doc: Document, copy: Match, path: str) -> NoReturn:
 def _without_overlaps(
     doc: Document, plans: list[tuple[int, _Plan]], path: str
 ) -> list[Replacement]:
-    """All replacements in file order; two edits touching the same line are refused."""
+    """All replacements in file order, those of several edits on one line merged.
+
+    Replacements are whole lines, so two edits on one line (a minified file,
+    a long call) share their region. They are merged when the texts the
+    edits matched do not overlap and each edit left its line as it was
+    outside its own match: the line then takes each edit's new text at its
+    own place, exactly as applying them one after the other would. Edits
+    whose matched texts overlap are refused, and so are edits that rewrote
+    more of a shared line than their match (a drift undone on the whole line).
+    """
     tagged = sorted(
-        ((rep, index) for index, plan in plans for rep in plan.replacements),
-        key=lambda item: (item[0].start, item[0].end),
+        (
+            _Tagged(rep, plan.span(number), index)
+            for index, plan in plans
+            for number, rep in enumerate(plan.replacements)
+        ),
+        key=lambda item: (item.rep.start, item.rep.end),
     )
-    for (before, first), (after, second) in pairwise(tagged):
-        if after.start < before.end or (after.start == before.end == after.end):
-            line = doc.line_number(after.start)
-            raise InvalidRequest(
-                messages.OVERLAP.format(
-                    first=min(first, second), second=max(first, second), line=line, path=path
-                ),
-                path=path,
-                line=line,
-            )
-    return [rep for rep, _ in tagged]
+    merged: list[Replacement] = []
+    cluster: list[_Tagged] = []
+    cluster_end = -1
+    for item in tagged:
+        rep = item.rep
+        if cluster and (rep.start < cluster_end or rep.start == cluster_end == rep.end):
+            cluster.append(item)
+        else:
+            if cluster:
+                merged.append(_merged(doc, cluster, path))
+            cluster = [item]
+        cluster_end = max(cluster_end, rep.end) if len(cluster) > 1 else rep.end
+    if cluster:
+        merged.append(_merged(doc, cluster, path))
+    return merged
+
+
+@dataclass(frozen=True)
+class _Tagged:
+    rep: Replacement
+    span: tuple[int, int]  # the text the edit matched (view offsets)
+    edit: int  # which edit of the request, from 1
+
+
+_OVERLAPPING_TEXT = (
+    "Edits {first} and {second} change the same text on line {line} of {path}: the text "
+    "edit {second} quotes overlaps the text edit {first} quotes. Merge them into one edit "
+    "(old covering both, new with both changes). No edit was applied."
+)
+
+
+def _merged(doc: Document, cluster: list[_Tagged], path: str) -> Replacement:
+    """One replacement for replacements sharing lines (see ``_without_overlaps``)."""
+    if len(cluster) == 1:
+        return cluster[0].rep
+    by_span = sorted(cluster, key=lambda item: item.span)
+    for before, after in pairwise(by_span):
+        if after.span[0] < before.span[1]:
+            _refuse_overlap(doc, before, after, path, _OVERLAPPING_TEXT)
+    original = doc.original
+    start = min(item.rep.start for item in cluster)
+    last = max(cluster, key=lambda item: item.rep.end)
+    end = last.rep.end
+    parts = []
+    cursor = doc.original_offset(start)
+    for item in by_span:
+        rep = item.rep
+        a, b = doc.original_offset(item.span[0]), doc.original_offset(item.span[1])
+        head = original[doc.original_offset(rep.start) : a]
+        tail = original[b : doc.original_offset(rep.end)]
+        text = rep.text
+        kept = len(text) >= len(head) + len(tail) and text.startswith(head) and text.endswith(tail)
+        if not kept:
+            # The edit rewrote its line beyond its match: there is no telling
+            # how the other edit's change would read in it.
+            other = next((o for o in cluster if o.edit != item.edit), item)
+            _refuse_overlap(doc, other, item, path, messages.OVERLAP)
+        parts += [original[cursor:a], text[len(head) : len(text) - len(tail)]]
+        cursor = b
+    parts.append(original[cursor : doc.original_offset(end)])
+    return Replacement(start, end, "".join(parts), last.rep.ends_line)
+
+
+def _refuse_overlap(
+    doc: Document, one: _Tagged, other: _Tagged, path: str, message: str
+) -> NoReturn:
+    line = doc.line_number(max(one.span[0], other.span[0]))
+    first, second = sorted((one.edit, other.edit))
+    raise InvalidRequest(
+        message.format(first=first, second=second, line=line, path=path), path=path, line=line
+    )

@@ -148,7 +148,7 @@ def test_several_one_pass_replace_alls_are_the_general_path(case: tuple[str, lis
         assert general[0] == "applied"
 
 
-def test_renames_on_other_lines_are_one_pass_and_on_one_line_refused() -> None:
+def test_renames_on_other_lines_are_one_pass_and_on_one_line_merged() -> None:
     text = "foo = 1\nbar = foo\nbaz = 2\n"
     edits = [Edit("foo", "food", True), Edit("baz", "bazaar", True)]
     assert line_swaps.replace_all(Document(text), [("foo", "food"), ("baz", "bazaar")], "f.py")
@@ -160,12 +160,10 @@ def test_renames_on_other_lines_are_one_pass_and_on_one_line_refused() -> None:
     assert (
         line_swaps.replace_all(Document(text), [("foo", "food"), ("bar", "bark")], "f.py") is None
     )
-    try:
-        apply_edits(text, same_line, path="f.py")
-    except EditError as error:
-        assert error.reason == "invalid_request" and error.line == 2
-    else:
-        raise AssertionError("two edits of one line were applied")
+    # Left to the general path, which merges edits of separate text on one line.
+    merged = apply_edits(text, same_line, path="f.py")
+    assert merged.text == "food = 1\nbark = food\nbaz = 2\n"
+    assert [(r.start, r.end) for r in merged.regions] == [(1, 1), (2, 2)]
 
 
 def test_old_inside_new_is_replaced_only_where_new_is_not_yet() -> None:
