@@ -14,12 +14,19 @@ never behaves worse than an edit), each after the previous one:
 - a chunk of ``+`` lines only goes right after its anchor (or at the end of
   the file for an ``End of File`` chunk), never anywhere by default.
 
+Lines are placed by their position in the chunk: a context line keeps the
+file line it stands for, a ``-`` line removes its own file line. A diff of
+the chunk's old and new lines would do the same unless lines repeat (blank
+lines, twin lines); those can differ in bytes the match ignores (a CRLF,
+trailing blanks), and the diff could keep the one the chunk removes.
+
 The write side is the edit engine's: file line endings, BOM, final newline,
 context lines byte for byte, drift undone in the new lines.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn
@@ -28,12 +35,13 @@ from .. import applied, elision, explain, matcher, report
 from ..document import Document
 from ..errors import AlreadyApplied, Ambiguous, InvalidRequest, NotFound, Placeholder
 from ..escapes import unescape
+from ..line_diff import line_opcodes
 from ..matcher import Level, Match, Scope
 from ..replacement import Replacement, build
 from . import messages
 from .anchors import after_anchors, repeats_anchor
 from .messages import Where
-from .model import Chunk
+from .model import ADDED, CONTEXT, REMOVED, Chunk
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,7 @@ def apply_chunks(
         match, found_old, found_new, found_level = _locate(doc, old, new, scopes, where)
         level = max(level, found_level)
         if found_old != found_new:
-            replacements.append(build(doc, [match], found_old, found_new, path))
+            replacements += by_position(doc, match, chunk, (found_old, found_new), path)
         cursor = match.end
     new_text = doc.replace([(r.start, r.end, r.text) for r in replacements])
     description = report.describe(doc, replacements, path, new_path)
@@ -172,3 +180,112 @@ def _insertion(doc: Document, chunk: Chunk, at: int, new: str, where: Where) -> 
         # After a last line without a newline: end that line, keep none at the end.
         text = doc.eol + text.removesuffix(doc.eol)
     return Replacement(at, at, text)
+
+
+Group = tuple[int, int, int, int]  # old lines [i1, i2) become new lines [j1, j2)
+
+
+def by_position(
+    doc: Document, match: Match, chunk: Chunk, texts: tuple[str, str], path: str
+) -> list[Replacement]:
+    """The replacements that write a located chunk's new lines.
+
+    One replacement for the whole chunk when the diff of its old and new
+    lines keeps every context line in its place (``build`` then writes what
+    the chunk marked). Otherwise one per run of ``-`` and ``+`` lines, each
+    with the context lines before it (a diff keeps a common head in place,
+    so those stay where they are), so that repeated lines cannot trade
+    places across a context line.
+    """
+    old, new = texts
+    old_lines, new_lines = old.split("\n")[:-1], new.split("\n")[:-1]
+    context, groups = marked_groups(chunk)
+    whole = [build(doc, [match], old, new, path)]
+    if (
+        len(old_lines) != len(chunk.old_lines)
+        or len(new_lines) != len(chunk.new_lines)
+        or match.fragment
+        or keeps_context(old_lines, new_lines, context)
+    ):
+        return whole
+    starts = _line_starts(doc, match, len(old_lines))
+    pieces = _pieces(old_lines, new_lines, groups)
+    if pieces is None:
+        return whole
+    replacements = []
+    for i1, i2, j1, j2 in pieces:
+        end = starts[i2] if i2 < len(old_lines) else match.end
+        ends_line = match.ends_line if i2 == len(old_lines) else True
+        sub = dataclasses.replace(match, start=starts[i1], end=end, ends_line=ends_line)
+        piece_old = "".join(line + "\n" for line in old_lines[i1:i2])
+        piece_new = "".join(line + "\n" for line in new_lines[j1:j2])
+        if piece_old != piece_new:
+            replacements.append(build(doc, [sub], piece_old, piece_new, path))
+    return replacements
+
+
+def marked_groups(chunk: Chunk) -> tuple[list[tuple[int, int]], list[Group]]:
+    """The chunk's context lines (old index, new index) and its runs of ``-``
+    and ``+`` lines, by their markers."""
+    context: list[tuple[int, int]] = []
+    groups: list[Group] = []
+    i = j = 0
+    opened: tuple[int, int] | None = None
+    for marker, _ in chunk.lines:
+        if marker == CONTEXT:
+            if opened is not None:
+                groups.append((opened[0], i, opened[1], j))
+                opened = None
+            context.append((i, j))
+            i, j = i + 1, j + 1
+            continue
+        if opened is None:
+            opened = (i, j)
+        i, j = (i + 1, j) if marker == REMOVED else (i, j + 1) if marker == ADDED else (i, j)
+    if opened is not None:
+        groups.append((opened[0], i, opened[1], j))
+    return context, groups
+
+
+def keeps_context(
+    old_lines: Sequence[str], new_lines: Sequence[str], context: list[tuple[int, int]]
+) -> bool:
+    """Whether the diff of old and new lines pairs every context line with itself."""
+    kept: set[tuple[int, int]] = set()
+    for tag, i1, i2, j1, j2 in line_opcodes(old_lines, new_lines):
+        if tag == "equal":
+            kept.update(zip(range(i1, i2), range(j1, j2), strict=True))
+    return all(pair in kept for pair in context)
+
+
+def _pieces(
+    old_lines: Sequence[str], new_lines: Sequence[str], groups: list[Group]
+) -> list[Group] | None:
+    """The chunk cut into pieces, each a run of changes with the context lines
+    before it. A first run of added lines only, and the last run, also take
+    the context lines after them that equal none of their lines (a diff
+    cannot pair those with another). None when a first run of added lines
+    has no such line after it (no cut places it)."""
+    pieces: list[Group] = []
+    i0 = j0 = 0
+    for index, (i1, i2, j1, j2) in enumerate(groups):
+        extend = 0
+        if i0 == i2 or index == len(groups) - 1:
+            limit = groups[index + 1][0] if index + 1 < len(groups) else len(old_lines)
+            changed = {*old_lines[i1:i2], *new_lines[j1:j2]}
+            while i2 + extend < limit and old_lines[i2 + extend] not in changed:
+                extend += 1
+            if i0 == i2 and not extend:
+                return None
+        pieces.append((i0, i2 + extend, j0, j2 + extend))
+        i0, j0 = i2 + extend, j2 + extend
+    return pieces
+
+
+def _line_starts(doc: Document, match: Match, count: int) -> list[int]:
+    """Where each of the ``count`` lines from ``match.start`` starts in the view."""
+    starts = [match.start]
+    view = doc.view
+    for _ in range(count - 1):
+        starts.append(view.index("\n", starts[-1]) + 1)
+    return starts

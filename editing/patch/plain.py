@@ -9,7 +9,8 @@ record per chunk for the report to read back.
 
 ``apply_plain`` gives the very result ``chunks.apply_chunks`` gives, or None
 when the update is not that simple (drift, a refusal, an insertion, CRLF
-endings, a placeholder): the caller then takes the general path, which
+endings, a placeholder, repeated lines that a diff of the chunk's old and
+new lines would not keep where the chunk marks them): the caller then takes the general path, which
 decides everything again from the start. Tests compare the two on generated
 patches.
 """
@@ -24,7 +25,7 @@ from ..errors import EditError
 from ..line_diff import Opcode, line_opcodes, merged
 from ..matcher import Level, Located, Match, Scope
 from .anchors import after_anchors, repeats_anchor
-from .chunks import UpdatedText, at_anchor
+from .chunks import UpdatedText, at_anchor, keeps_context, marked_groups
 from .messages import Where
 from .model import Chunk
 from .unified import Splice, unified_diff
@@ -86,6 +87,8 @@ def _splices(doc: Document, chunks: Sequence[Chunk], path: str) -> list[Splice] 
         start, cursor = span[0], span[1]
         if old_lines == new_lines:
             continue
+        if not keeps_context(old_lines, new_lines, marked_groups(chunk)[0]):
+            return None  # repeated lines a diff would move: placed by position there
         new = "\n".join(new_lines) + "\n" if new_lines else ""
         if applied.could_be_inside(old, new, Level.EXACT):
             match = Match(start, cursor, Level.EXACT, None, False, True)
