@@ -17,8 +17,9 @@ from typing import Any
 
 from ..edit import Edit, EditResult, apply_edit, apply_edits
 from ..errors import EditError
-from ..patch import apply_patch
+from ..patch import apply_patch, parse_patch
 from ..write import WriteResult, check_write
+from .paths import OutsideRoot, clean
 
 SUPPORTED_TOOLS = ("edit", "multi_edit", "write", "patch")
 
@@ -60,18 +61,22 @@ def load_cases(directory: Path) -> list[Case]:
 
 
 def run(case: Case) -> CaseResult:
-    """Apply the case's request to its files with the engine."""
+    """Apply the case's request to its files with the engine, as the tools would.
+
+    Every path the request names is read with the tools' rule (``paths.clean``:
+    ``./src/a.py`` is ``src/a.py``); one the tools refuse is refused here too.
+    """
     request = case.request
     tool = request["tool"]
     if tool not in SUPPORTED_TOOLS:
         return CaseResult("skipped", message=f"tool {tool!r} is not supported yet")
-    path = request.get("path", "")
-    text = case.files.get(path)
+    files = {_key(path): text for path, text in case.files.items()}
     result: EditResult | WriteResult
     try:
         if tool == "patch":
-            patched = apply_patch(request["patch"], case.files.get)
-            return CaseResult("applied", message=patched.message, files=patched.files)
+            return _run_patch(request["patch"], files)
+        path = _tool_path(request.get("path", ""))
+        text = files.get(path)
         if tool == "edit":
             result = apply_edit(
                 text,
@@ -89,7 +94,40 @@ def run(case: Case) -> CaseResult:
             result = check_write(text, request["content"], path=path)
     except EditError as error:
         return CaseResult("refused", str(error.reason), error.message)
+    except _PathRefused as refused:
+        return CaseResult("refused", "invalid_request", refused.message)
     return CaseResult("applied", message=result.message, files={path: result.text})
+
+
+class _PathRefused(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _tool_path(path: str) -> str:
+    """``path`` as a tool that changes it reads it, or ``_PathRefused``."""
+    try:
+        return clean(path, to_change=True)
+    except OutsideRoot as error:
+        raise _PathRefused(f"Refused: {path!r} {error.why}. Nothing was changed.") from None
+
+
+def _key(path: str) -> str:
+    """A case's own path, read with the same rule (left as it is when the rule refuses it)."""
+    try:
+        return clean(path)
+    except OutsideRoot:
+        return path
+
+
+def _run_patch(text: str, files: dict[str, str]) -> CaseResult:
+    """The patch tool: every path the patch names read with the tools' rule."""
+    patch = parse_patch(text)
+    paths = {path: _tool_path(path) for path in patch.paths}
+    patched = apply_patch(patch, lambda path: files.get(paths.get(path, path)))
+    changed = {paths.get(path, path): content for path, content in patched.files.items()}
+    return CaseResult("applied", message=patched.message, files=changed)
 
 
 def verdict(case: Case, outcome: CaseResult) -> str:
@@ -109,12 +147,13 @@ def workspace_after(case: Case, outcome: CaseResult) -> dict[str, str]:
 
 
 def expected_workspace(case: Case) -> dict[str, str]:
-    return _overlay(case.files, case.expect.get("files", {}))
+    expected = {_key(path): text for path, text in case.expect.get("files", {}).items()}
+    return _overlay(case.files, expected)
 
 
 def _overlay(files: dict[str, str], changes: dict[str, str | None]) -> dict[str, str]:
     """``files`` with ``changes`` made (None deletes a file)."""
-    out = dict(files)
+    out = {_key(path): text for path, text in files.items()}
     for path, content in changes.items():
         if content is None:
             out.pop(path, None)

@@ -47,6 +47,25 @@ def why_refused(relative: str, *, to_change: bool = False) -> str | None:
     return None
 
 
+def clean(relative: str, *, to_change: bool = False) -> str:
+    """``relative`` as the tools read it, or ``OutsideRoot``: the agent overlay's rule
+    (``Overlay.relative``) for a path that is not absolute, on text alone.
+
+    Blanks around it are dropped (a control character is refused by the rule,
+    not dropped), ``\\`` separates like ``/``, and ``./`` prefixes, ``.``
+    parts, doubled and trailing separators go: ``./src//a.py`` is
+    ``src/a.py``. The directory itself is ``.``; to be changed it is refused.
+    """
+    candidate = relative.strip(" ") or "."
+    why = why_refused(candidate, to_change=to_change)
+    if why is not None:
+        raise OutsideRoot(why)
+    cleaned = PurePosixPath(*PurePosixPath(candidate.replace("\\", "/")).parts).as_posix()
+    if to_change and cleaned == ".":
+        raise OutsideRoot("is the directory itself, not a file in it")
+    return cleaned
+
+
 def resolve_inside(root: Path, relative: str, *, to_change: bool = False) -> Path:
     """``root / relative`` if it stays inside ``root`` (a resolved path), else ``OutsideRoot``."""
     why = why_refused(relative, to_change=to_change)
