@@ -205,9 +205,18 @@ def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
     if level > Level.EXACT:
         notes.append(messages.LEVEL_NOTES[level.label])
     groups = _by_line(doc, matches)
-    replacements = [build(doc, group, located.old, new, path) for group in groups]
+    replacements = [build(doc, group, *_quoted(group, located.old, new), path) for group in groups]
     spans = [(group[0].start, group[-1].end) for group in groups]
     return _Plan(replacements, level, notes, len(matches), spans)
+
+
+def _quoted(group: list[Match], old: str, new: str) -> tuple[str, str]:
+    """Old and new for a group of matches: a multi-line match that starts inside
+    a line ends at its last line's text, so old's final newline, and new's,
+    are no part of it."""
+    if group[0].fragment and "\n" in old and old.endswith("\n") and new.endswith("\n"):
+        return old[:-1], new[:-1]
+    return old, new
 
 
 def _lf(text: str) -> str:

@@ -16,7 +16,12 @@ counted at that level only:
    removed from the quoted text (reported with the sub-level that matched).
 
 Multi-line text matches whole lines from pass 1 on; a single-line fragment
-(no newline) matches as a substring, with its outer blanks ignored. Each
+(no newline) matches as a substring, with its outer blanks ignored. In
+passes 1 and 2 a multi-line text whose first line starts with no blank may
+also start inside a line (as it can in pass 0): its first line is then the
+end of a file line, after other text, and its other lines are whole lines
+at that level (``_find_partial_start``). Both kinds count together for
+uniqueness at their level. Each
 line pass searches the file for the longest line key of the quoted text with
 ``str.find`` and checks the neighbouring lines around each hit, so its cost
 stays close to one ``str.find`` over the file.
@@ -24,6 +29,7 @@ stays close to one ``str.find`` over the file.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
@@ -175,7 +181,9 @@ def _locate_plain(
         if level == Level.EXACT and scope.whole_lines:
             found = exact_lines(doc, old, scope.first, scope.last, at_end=scope.at_end)
         else:
-            found = iter_matches(doc, old, level, scope.first, scope.last)
+            found = iter_matches(
+                doc, old, level, scope.first, scope.last, partial=not scope.whole_lines
+            )
             if scope.filters:
                 found = (m for m in found if scope.admits(doc, m))
         matches = list(found if limit is None else islice(found, limit))
@@ -198,7 +206,10 @@ def _count(doc: Document, old: str, level: Level) -> int | None:
     if level == Level.EXACT:
         return counting.exact(doc.view, old)
     if "\n" in old and level in (Level.TRAILING_WHITESPACE, Level.INDENTATION):
-        return counting.whole_lines(doc.view, old, indented=level == Level.INDENTATION)
+        whole = counting.whole_lines(doc.view, old, indented=level == Level.INDENTATION)
+        if whole is None or not _may_start_inside(old):
+            return whole
+        return whole + sum(1 for _ in _find_partial_start(doc, old, level, 0, None))
     return None
 
 
@@ -211,14 +222,27 @@ def find(
 
 
 def iter_matches(
-    doc: Document, old: str, level: Level, first: int = 0, last: int | None = None
+    doc: Document,
+    old: str,
+    level: Level,
+    first: int = 0,
+    last: int | None = None,
+    *,
+    partial: bool = True,
 ) -> Iterator[Match]:
-    """The matches of ``find``, one at a time: the search goes no further than asked."""
+    """The matches of ``find``, one at a time: the search goes no further than asked.
+
+    ``partial``: a multi-line old may also start inside a line (passes 1 and 2).
+    """
     if level == Level.EXACT:
         return _find_exact(doc, old, first, last)
     if "\n" not in old:
         return _find_fragment(doc, old, level, first, last)
-    return _find_lines(doc, old, level, first, last)
+    whole = _find_lines(doc, old, level, first, last)
+    if not partial or level not in _PARTIAL_LEVELS or not _may_start_inside(old):
+        return whole
+    inside = _find_partial_start(doc, old, level, first, last)
+    return heapq.merge(whole, inside, key=lambda match: match.start)
 
 
 def _in_range(matches: Iterator[Match], first: int, last: int | None) -> Iterator[Match]:
@@ -460,6 +484,52 @@ def _find_lines(
             continue
         ends_line = ends_with_newline and end < len(doc.view)
         yield Match(start, end + ends_line, level, indent, ends_line=ends_line)
+
+
+_PARTIAL_LEVELS = (Level.TRAILING_WHITESPACE, Level.INDENTATION)
+
+
+def _may_start_inside(old: str) -> bool:
+    """Whether old may start inside a line: its first line has text and no
+    blank before it (blanks first mean it was quoted from a line's start),
+    and some later line has text."""
+    head, _, rest = old.partition("\n")
+    return bool(head.strip()) and not head[0].isspace() and bool(rest.strip())
+
+
+def _find_partial_start(
+    doc: Document, old: str, level: Level, first: int, last: int | None
+) -> Iterator[Match]:
+    """Matches of a multi-line old whose first line is the end of a file line.
+
+    The file line holds other text before it (else it is a whole-line
+    match); old's first line equals the rest of that line, blanks at the end
+    aside, and old's other lines match the lines after it as whole lines at
+    ``level`` (their ``IndentMap`` is the match's: old's first line has no
+    indentation of its own). The match runs from inside the first line to
+    the end of the last line's text, as a fragment: new's first line follows
+    the file's own text, and old's final newline is no part of it.
+    """
+    head, _, rest = old.partition("\n")
+    head = head.rstrip()
+    if rest.endswith("\n"):
+        rest = rest[:-1]
+    view = doc.view
+    for match in _find_lines(doc, rest, level, first, None):
+        line_end = match.start - 1
+        if line_end < 0:
+            continue
+        line_start = view.rfind("\n", 0, line_end) + 1
+        text_end = len(view[line_start:line_end].rstrip()) + line_start
+        start = text_end - len(head)
+        if start < first or start <= line_start or not view.startswith(head, start):
+            continue
+        if last is not None and start > last:
+            return
+        if not view[line_start:start].strip():
+            continue  # only blanks before it: a whole-line match, found as one
+        end = doc.line_end(match.end)
+        yield Match(start, end, level, match.indent, fragment=True)
 
 
 def _anchor_bound(text: str, last: int | None, anchor_at: int) -> int | None:
