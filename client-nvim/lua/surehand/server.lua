@@ -166,8 +166,13 @@ function M.ask(task, bufnr, line1, line2)
     return say('surehand is already working on a task (:SurehandCancel stops it)', vim.log.levels.WARN)
   end
   M.ensure(bufnr, function(client)
-    local argument = { task = task, uri = vim.uri_from_bufnr(bufnr) }
-    if line1 then -- whole lines: from the start of line1 to the start of line2 + 1
+    -- The buffer's file is the task's context only when it is in the workspace (the server
+    -- refuses a URI outside it): a buffer elsewhere asks about the workspace as a whole.
+    local name = vim.api.nvim_buf_get_name(bufnr)
+    local root = client.root_dir and vim.fs.normalize(client.root_dir)
+    local inside = name ~= '' and root ~= nil and vim.startswith(vim.fs.normalize(name), root .. '/')
+    local argument = { task = task, uri = inside and vim.uri_from_bufnr(bufnr) or nil }
+    if line1 and inside then -- whole lines: from the start of line1 to the start of line2 + 1
       argument.range = { start = { line = line1 - 1, character = 0 }, ['end'] = { line = line2, character = 0 } }
     end
     running = { client_id = client.id, task = task }
