@@ -116,7 +116,9 @@ async function ask(parts: Parts): Promise<void> {
     return;
   }
   const editor = vscode.window.activeTextEditor;
-  const inFile = editor?.document.uri.scheme === 'file';
+  // The file goes with the task only when it is in the workspace (the server refuses one outside).
+  const inFile =
+    editor?.document.uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(editor.document.uri) !== undefined;
   const task = await vscode.window.showInputBox({
     title: 'Surehand: Ask',
     prompt: `What should surehand do?${inFile ? ' (the active file and selection go with it)' : ''}`,
