@@ -17,11 +17,11 @@ counted at that level only:
 
 Multi-line text matches whole lines from pass 1 on; a single-line fragment
 (no newline) matches as a substring, with its outer blanks ignored. In
-passes 1 and 2 a multi-line text whose first line starts with no blank may
-also start inside a line (as it can in pass 0): its first line is then the
-end of a file line, after other text, and its other lines are whole lines
-at that level (``_find_partial_start``). Both kinds count together for
-uniqueness at their level. Each
+passes 1 to 3 a multi-line text may also start inside a line (as it can in
+pass 0): its first line is then the end of a file line, after other text,
+and its other lines are whole lines at that level
+(``_find_partial_start``). Both kinds count together for uniqueness at
+their level. Each
 line pass searches the file for the longest line key of the quoted text with
 ``str.find`` and checks the neighbouring lines around each hit, so its cost
 stays close to one ``str.find`` over the file.
@@ -486,15 +486,13 @@ def _find_lines(
         yield Match(start, end + ends_line, level, indent, ends_line=ends_line)
 
 
-_PARTIAL_LEVELS = (Level.TRAILING_WHITESPACE, Level.INDENTATION)
+_PARTIAL_LEVELS = (Level.TRAILING_WHITESPACE, Level.INDENTATION, Level.PUNCTUATION)
 
 
 def _may_start_inside(old: str) -> bool:
-    """Whether old may start inside a line: its first line has text and no
-    blank before it (blanks first mean it was quoted from a line's start),
-    and some later line has text."""
+    """Whether old may start inside a line: its first line and some later line have text."""
     head, _, rest = old.partition("\n")
-    return bool(head.strip()) and not head[0].isspace() and bool(rest.strip())
+    return bool(head.strip()) and bool(rest.strip())
 
 
 def _find_partial_start(
@@ -503,33 +501,58 @@ def _find_partial_start(
     """Matches of a multi-line old whose first line is the end of a file line.
 
     The file line holds other text before it (else it is a whole-line
-    match); old's first line equals the rest of that line, blanks at the end
-    aside, and old's other lines match the lines after it as whole lines at
-    ``level`` (their ``IndentMap`` is the match's: old's first line has no
-    indentation of its own). The match runs from inside the first line to
-    the end of the last line's text, as a fragment: new's first line follows
-    the file's own text, and old's final newline is no part of it.
+    match); old's first line equals the rest of that line, outer blanks
+    aside (and typographic look-alikes folded at ``PUNCTUATION``), and old's
+    other lines match the lines after it as whole lines at ``level`` (their
+    ``IndentMap`` is the match's: old's first line has no indentation of its
+    own). The match runs from inside the first line to the end of the last
+    line's text (its trailing blanks left out), as a fragment: new's first
+    line follows the file's own text, the file's blanks after the last
+    line's text stay, and old's final newline is no part of it.
     """
     head, _, rest = old.partition("\n")
-    head = head.rstrip()
     if rest.endswith("\n"):
         rest = rest[:-1]
+    folded = level == Level.PUNCTUATION
+    key = punctuation.fold(head).strip() if folded else head.strip(" \t")
+    rest_level = level
+    if folded and doc.is_ascii and rest.isascii():
+        rest_level = Level.INDENTATION  # the look-alikes are in old's first line only
     view = doc.view
-    for match in _find_lines(doc, rest, level, first, None):
+    for match in _find_lines(doc, rest, rest_level, first, None):
         line_end = match.start - 1
         if line_end < 0:
             continue
         line_start = view.rfind("\n", 0, line_end) + 1
-        text_end = len(view[line_start:line_end].rstrip()) + line_start
-        start = text_end - len(head)
-        if start < first or start <= line_start or not view.startswith(head, start):
+        span = _line_tail(view[line_start:line_end], key, folded=folded)
+        if span is None:
+            continue
+        start = line_start + span
+        if start < first:
             continue
         if last is not None and start > last:
             return
-        if not view[line_start:start].strip():
-            continue  # only blanks before it: a whole-line match, found as one
-        end = doc.line_end(match.end)
+        end = match.end
+        while view[end - 1] in " \t":
+            end -= 1  # the file's blanks after the text are its own, kept (as in pass 0)
         yield Match(start, end, level, match.indent, fragment=True)
+
+
+def _line_tail(line: str, key: str, *, folded: bool) -> int | None:
+    """Where the end of ``line`` that reads as ``key`` starts, when other text is before it."""
+    text = line.rstrip()
+    if not folded:
+        start = len(text) - len(key)
+        found = start > 0 and text.endswith(key)
+    else:
+        folded_text = punctuation.fold(text)
+        if not folded_text.endswith(key):
+            return None
+        span = _unfold_span(text, len(folded_text) - len(key), len(folded_text))
+        if span is None or punctuation.fold(text[span[0] :]).strip() != key:
+            return None
+        start, found = span[0], True
+    return start if found and text[:start].strip() else None
 
 
 def _anchor_bound(text: str, last: int | None, anchor_at: int) -> int | None:
