@@ -31,8 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from .. import applied, elision, explain, matcher, report
-from ..document import Document
+from .. import applied, elision, explain, indentation, matcher, report
+from ..document import Document, Line
 from ..errors import AlreadyApplied, Ambiguous, InvalidRequest, NotFound, Placeholder
 from ..escapes import unescape
 from ..line_diff import line_opcodes
@@ -192,10 +192,15 @@ def by_position(
 
     One replacement for the whole chunk when the diff of its old and new
     lines keeps every context line in its place (``build`` then writes what
-    the chunk marked). Otherwise one per run of ``-`` and ``+`` lines, each
-    with the context lines before it (a diff keeps a common head in place,
-    so those stay where they are), so that repeated lines cannot trade
-    places across a context line.
+    the chunk marked), or when no line it could move elsewhere differs in
+    bytes from the one it replaces. Otherwise one per run of ``-`` and ``+``
+    lines, each with the context lines before it (a diff keeps a common
+    head in place, so those stay where they are), so that repeated lines
+    cannot trade places across a context line. A run is then written with
+    what its own lines show of the model's drift, and the trailing blanks
+    the chunk's old lines show the model adding are taken off its ``+``
+    lines first; a chunk found by folding punctuation (drift a run may not
+    show) is written whole.
     """
     old, new = texts
     old_lines, new_lines = old.split("\n")[:-1], new.split("\n")[:-1]
@@ -205,8 +210,19 @@ def by_position(
         len(old_lines) != len(chunk.old_lines)
         or len(new_lines) != len(chunk.new_lines)
         or match.fragment
+        or match.level >= Level.PUNCTUATION
         or keeps_context(old_lines, new_lines, context)
     ):
+        return whole
+    file_lines = doc.lines_between(match.start, match.end, ends_line=match.ends_line)
+    if len(file_lines) != len(old_lines):
+        return whole
+    added = {j for j, marker in enumerate(_new_markers(chunk)) if marker == ADDED}
+    trailing = _adds_trailing(old_lines, file_lines)
+    new_lines = [
+        line.rstrip() if trailing and j in added else line for j, line in enumerate(new_lines)
+    ]
+    if not _repeats_differ(match, file_lines, old_lines, [new_lines[j] for j in sorted(added)]):
         return whole
     starts = _line_starts(doc, match, len(old_lines))
     pieces = _pieces(old_lines, new_lines, groups)
@@ -222,6 +238,52 @@ def by_position(
         if piece_old != piece_new:
             replacements.append(build(doc, [sub], piece_old, piece_new, path))
     return replacements
+
+
+def _new_markers(chunk: Chunk) -> list[str]:
+    return [marker for marker, _ in chunk.lines if marker != REMOVED]
+
+
+def _adds_trailing(old_lines: list[str], file_lines: list[Line]) -> bool:
+    """Whether the quoted lines show trailing blanks the file's lines lack."""
+    return any(
+        quoted.strip() and quoted != quoted.rstrip() and line.text == line.text.rstrip()
+        for quoted, line in zip(old_lines, file_lines, strict=True)
+    )
+
+
+def _repeats_differ(
+    match: Match, file_lines: list[Line], old_lines: list[str], added: list[str]
+) -> bool:
+    """Whether lines the chunk repeats (the same text as quoted, old or added)
+    stand for different bytes: file lines that differ in what the match
+    ignored (trailing blanks, line ending), or an added line that would not
+    be written as the file's copy of it. Lines of several endings always
+    may: an added line takes the ending of the line it is paired with."""
+    if len({line.eol for line in file_lines if line.eol}) > 1:
+        return True
+    seen: dict[str, set[tuple[str, str]]] = {}
+    for quoted, line in zip(old_lines, file_lines, strict=True):
+        seen.setdefault(quoted, set()).add((line.text, line.eol))
+    for text in added:
+        variants = seen.get(text)
+        if variants is None:
+            continue  # written the same way each time it is added
+        written = _written(text, match)
+        if any(file_text != written for file_text, _ in variants):
+            return True
+    return any(len(variants) > 1 for variants in seen.values())
+
+
+def _written(text: str, match: Match) -> str | None:
+    """An added line as the write puts it in the file (None: unknown)."""
+    if not text.strip():
+        return ""
+    if match.indent is None or match.indent.is_identity:
+        return text
+    lead = indentation.leading(text)
+    mapped = match.indent.apply(lead)
+    return None if mapped is None else mapped + text[len(lead) :]
 
 
 def marked_groups(chunk: Chunk) -> tuple[list[tuple[int, int]], list[Group]]:

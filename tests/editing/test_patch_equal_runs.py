@@ -46,6 +46,8 @@ def patched(text: str, body: str) -> str:
             "@@\n-a\n+A\n \n-\n b\n",
             "A\r\n\r\nb\r\n",
         ),
+        # An added line takes the ending of the line it replaces, not of a twin's.
+        ("s\n\r\n\r\n \ne\n", "@@\n s\n-\n \n+c()\n- \n e\n", "s\n\r\nc()\ne\n"),
     ],
 )
 def test_the_line_the_chunk_marks_is_the_one_changed(text: str, body: str, after: str) -> None:
@@ -62,3 +64,17 @@ def test_a_diff_that_agrees_with_the_markers_is_one_replacement() -> None:
     )
     assert result.files["f"] == "def f():\n    return 2\n\nprint(f())\n"
     assert result.diff.count("@@ ") == 1
+
+
+def test_trailing_blanks_the_model_adds_come_off_its_new_lines() -> None:
+    # The model pads every line; the blank lines are all alike, so nothing moves.
+    text = "\ndef total(t):\n\n\n\nreturn t + 0\n\n"
+    body = "+return t + 0  \n+log('added')  \n \n-\n-return t + 0  \n-\n"
+    assert patched(text, body) == "\ndef total(t):\n\nreturn t + 0\nlog('added')\n\n"
+
+
+def test_padded_lines_around_a_moved_blank_lose_their_padding_too() -> None:
+    # Blank lines that differ (a line of spaces): cut by position, padding still undone.
+    text = "s = 1\n\n  \ne = 2\n"
+    body = "@@\n s = 1  \n-\n \n+t = 3  \n e = 2  \n"
+    assert patched(text, body) == "s = 1\n  \nt = 3\ne = 2\n"
