@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import islice
+from weakref import WeakKeyDictionary
 
 from . import counting, indentation, punctuation
 from .document import Document
@@ -519,11 +520,7 @@ def _find_partial_start(
     if folded and doc.is_ascii and rest.isascii():
         rest_level = Level.INDENTATION  # the look-alikes are in old's first line only
     view = doc.view
-    for match in _find_lines(doc, rest, rest_level, first, None):
-        line_end = match.start - 1
-        if line_end < 0:
-            continue
-        line_start = view.rfind("\n", 0, line_end) + 1
+    for line_start, line_end in _lines_ending_with(doc, key, folded=folded and not doc.is_ascii):
         span = _line_tail(view[line_start:line_end], key, folded=folded)
         if span is None:
             continue
@@ -532,10 +529,53 @@ def _find_partial_start(
             continue
         if last is not None and start > last:
             return
+        below = line_end + 1
+        match = next(_find_lines(doc, rest, rest_level, below, below), None)
+        if match is None or match.start != below:
+            continue
         end = match.end
         while view[end - 1] in " \t":
             end -= 1  # the file's blanks after the text are its own, kept (as in pass 0)
         yield Match(start, end, level, match.indent, fragment=True)
+
+
+def _lines_ending_with(doc: Document, key: str, *, folded: bool) -> list[tuple[int, int]]:
+    """``(start, end)`` in the view of each line, followed by another, whose text
+    ends with ``key`` (blanks after it aside; read folded with ``folded``).
+
+    One ``str.find`` over the file, so lines that cannot hold a match cost
+    nothing; kept for the document, since the passes after look for the same key.
+    """
+    cache = _TAILS.setdefault(doc, {})
+    found = cache.get((key, folded))
+    if found is None:
+        found = cache[key, folded] = list(_scan_line_ends(doc, key, folded=folded))
+    return found
+
+
+_TAILS: WeakKeyDictionary[Document, dict[tuple[str, bool], list[tuple[int, int]]]] = (
+    WeakKeyDictionary()
+)
+
+
+def _scan_line_ends(doc: Document, key: str, *, folded: bool) -> Iterator[tuple[int, int]]:
+    text = doc.folded if folded else doc.view
+    view = doc.view
+    pos = text.find(key)
+    line_index, counted_to = 0, 0
+    while pos >= 0:
+        line_end = text.find("\n", pos + len(key))
+        if line_end < 0:
+            return  # the last line: no line after it for old's others
+        if text[pos:line_end].rstrip().endswith(key):  # its last copy on the line ends it
+            if folded:
+                line_index += text.count("\n", counted_to, pos)
+                counted_to = pos
+                start = doc.line_starts[line_index]
+                yield start, doc.line_end(start)
+            else:
+                yield view.rfind("\n", 0, pos) + 1, line_end
+        pos = text.find(key, line_end + 1)
 
 
 def _line_tail(line: str, key: str, *, folded: bool) -> int | None:
