@@ -40,7 +40,7 @@ DESTRUCTIVE_CUT_OFF = (
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 # A last line ending in one of these opens a block or continues on the next line.
-_OPENING_ENDS = (":", "{", "(", "[", ",", "\\", "=", "+", "&&", "||")
+_OPENING_ENDS = (":", "{", "(", "[", ",", "\\", "=", "&&", "||")
 _COMMENTS = ("#", "//", "/*", "*", "--", ";")
 
 
