@@ -222,7 +222,7 @@ def by_position(
     new_lines = [
         line.rstrip() if trailing and j in added else line for j, line in enumerate(new_lines)
     ]
-    if not _repeats_differ(match, file_lines, old_lines, [new_lines[j] for j in sorted(added)]):
+    if _diff_writes_the_same(match, file_lines, (old_lines, new_lines), context, added):
         return whole
     starts = _line_starts(doc, match, len(old_lines))
     pieces = _pieces(old_lines, new_lines, groups)
@@ -237,7 +237,34 @@ def by_position(
         piece_new = "".join(line + "\n" for line in new_lines[j1:j2])
         if piece_old != piece_new:
             replacements.append(build(doc, [sub], piece_old, piece_new, path))
+    i1, i2, j1, j2 = pieces[-1]
+    if j1 == j2 and i2 == len(old_lines) and not match.ends_line and match.end == len(doc.view):
+        # The file's last lines removed: the line before them ends the file now.
+        return [_ending_as_before(match, file_lines, starts, replacements)]
     return replacements
+
+
+def _ending_as_before(
+    match: Match, file_lines: list[Line], starts: list[int], replacements: list[Replacement]
+) -> Replacement:
+    """The pieces of a chunk whose last piece removes the file's last lines (which
+    end without a newline), as one replacement that ends without one too."""
+    parts: list[str] = []
+    at = 0  # the next file line not yet written
+    for replacement in replacements:
+        first = starts.index(replacement.start)
+        parts += [line.text + line.eol for line in file_lines[at:first]]
+        parts.append(replacement.text)
+        at = next((k for k, start in enumerate(starts) if start >= replacement.end), len(starts))
+        if replacement.end == match.end:
+            at = len(starts)
+    parts += [line.text + line.eol for line in file_lines[at:]]
+    text = "".join(parts)
+    for eol in ("\r\n", "\n"):
+        if text.endswith(eol):
+            text = text[: -len(eol)]
+            break
+    return Replacement(match.start, match.end, text, False)
 
 
 def _new_markers(chunk: Chunk) -> list[str]:
@@ -252,27 +279,36 @@ def _adds_trailing(old_lines: list[str], file_lines: list[Line]) -> bool:
     )
 
 
-def _repeats_differ(
-    match: Match, file_lines: list[Line], old_lines: list[str], added: list[str]
+def _diff_writes_the_same(
+    match: Match,
+    file_lines: list[Line],
+    lines: tuple[list[str], list[str]],
+    context: list[tuple[int, int]],
+    added: set[int],
 ) -> bool:
-    """Whether lines the chunk repeats (the same text as quoted, old or added)
-    stand for different bytes: file lines that differ in what the match
-    ignored (trailing blanks, line ending), or an added line that would not
-    be written as the file's copy of it. Lines of several endings always
-    may: an added line takes the ending of the line it is paired with."""
+    """Whether the diff of the chunk's old and new lines, though it pairs them
+    otherwise than the markers do, writes the very bytes they would: each
+    context line the file's copy of a line with the same bytes (not one that
+    differs in what the match ignored: trailing blanks, line ending), each
+    added line paired with a file line only where that line reads as it
+    would be written. Lines of several endings never are: an added line
+    takes the ending of the line it is paired with."""
     if len({line.eol for line in file_lines if line.eol}) > 1:
-        return True
-    seen: dict[str, set[tuple[str, str]]] = {}
-    for quoted, line in zip(old_lines, file_lines, strict=True):
-        seen.setdefault(quoted, set()).add((line.text, line.eol))
-    for text in added:
-        variants = seen.get(text)
-        if variants is None:
-            continue  # written the same way each time it is added
-        written = _written(text, match)
-        if any(file_text != written for file_text, _ in variants):
-            return True
-    return any(len(variants) > 1 for variants in seen.values())
+        return False
+    old_lines, new_lines = lines
+    paired = {
+        j: i
+        for tag, i1, i2, j1, j2 in line_opcodes(old_lines, new_lines)
+        if tag == "equal"
+        for i, j in zip(range(i1, i2), range(j1, j2), strict=True)
+    }
+    for i, j in context:
+        if j not in paired or file_lines[paired[j]] != file_lines[i]:
+            return False
+    return all(
+        j not in paired or file_lines[paired[j]].text == _written(new_lines[j], match)
+        for j in added
+    )
 
 
 def _written(text: str, match: Match) -> str | None:

@@ -78,3 +78,23 @@ def test_padded_lines_around_a_moved_blank_lose_their_padding_too() -> None:
     text = "s = 1\n\n  \ne = 2\n"
     body = "@@\n s = 1  \n-\n \n+t = 3  \n e = 2  \n"
     assert patched(text, body) == "s = 1\n  \nt = 3\ne = 2\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "body", "after"),
+    [
+        # The last line (no final newline) removed: the line before it ends the file.
+        (
+            "def total(t):\ndef total(t):",
+            "+def total(t): # edited\n def total(t):\n-def total(t):\n",
+            "def total(t): # edited\ndef total(t):",
+        ),
+        ("a\r\n\r\n  \r\nb", "@@\n a\n-\n \n-b\n", "a\r\n  "),
+        # The empty line left last is a line without a newline.
+        ("a\n  \n\nb", "@@\n a\n-\n \n-b\n", "a\n"),
+        # The last line replaced: the new one ends without a newline too.
+        ("a\r\n  \r\n\r\nb", "@@\n a\n-\n \n-b\n+c\n", "a\r\n\r\nc"),
+    ],
+)
+def test_a_file_without_a_final_newline_stays_without_one(text: str, body: str, after: str) -> None:
+    assert patched(text, body) == after
