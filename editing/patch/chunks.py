@@ -192,8 +192,8 @@ def by_position(
 
     One replacement for the whole chunk when the diff of its old and new
     lines keeps every context line in its place (``build`` then writes what
-    the chunk marked), or when no line it could move elsewhere differs in
-    bytes from the one it replaces. Otherwise one per run of ``-`` and ``+``
+    the chunk marked), or when it pairs them otherwise but writes the very
+    bytes the markers would. Otherwise one per run of ``-`` and ``+``
     lines, each with the context lines before it (a diff keeps a common
     head in place, so those stay where they are), so that repeated lines
     cannot trade places across a context line. A run is then written with
@@ -205,6 +205,8 @@ def by_position(
     old, new = texts
     old_lines, new_lines = old.split("\n")[:-1], new.split("\n")[:-1]
     context, groups = marked_groups(chunk)
+    # Built first in every case: a refusal it gives (new lines that cannot be
+    # re-indented) stands whichever way the chunk is written.
     whole = [build(doc, [match], old, new, path)]
     if (
         len(old_lines) != len(chunk.old_lines)
@@ -237,8 +239,9 @@ def by_position(
         piece_new = "".join(line + "\n" for line in new_lines[j1:j2])
         if piece_old != piece_new:
             replacements.append(build(doc, [sub], piece_old, piece_new, path))
-    i1, i2, j1, j2 = pieces[-1]
-    if j1 == j2 and i2 == len(old_lines) and not match.ends_line and match.end == len(doc.view):
+    _, last_old, first_new, last_new = pieces[-1]
+    at_end = not match.ends_line and match.end == len(doc.view)
+    if at_end and first_new == last_new and last_old == len(old_lines):
         # The file's last lines removed: the line before them ends the file now.
         return [_ending_as_before(match, file_lines, starts, replacements)]
     return replacements
