@@ -205,6 +205,8 @@ def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
     if level > Level.EXACT:
         notes.append(messages.LEVEL_NOTES[level.label])
     groups = _by_line(doc, matches)
+    for group in groups:
+        _check_inside_start(doc, group[0], located.old, new, path)
     replacements = [build(doc, group, *_quoted(group, located.old, new), path) for group in groups]
     spans = [(group[0].start, group[-1].end) for group in groups]
     return _Plan(replacements, level, notes, len(matches), spans)
@@ -217,6 +219,29 @@ def _quoted(group: list[Match], old: str, new: str) -> tuple[str, str]:
     if group[0].fragment and "\n" in old and old.endswith("\n") and new.endswith("\n"):
         return old[:-1], new[:-1]
     return old, new
+
+
+_FIRST_LINE_LIKE_ANOTHER = (
+    "Edit not applied to {path}: old starts inside line {line}, and that line, with the "
+    "text before old on it, reads like another line of old or new, so it is unclear which "
+    "line new's lines stand for. Quote old from the start of line {line} (its indentation "
+    "included) and send the edit again."
+)
+
+
+def _check_inside_start(doc: Document, match: Match, old: str, new: str, path: str) -> None:
+    """Refuse a multi-line match starting inside a line whose first line, with the
+    file's text before it, reads like a later line of old or new: the write pairs
+    old's and new's lines by their text, and would pair that line with another."""
+    if not match.fragment or "\n" not in old.rstrip("\n"):
+        return
+    prefix = doc.view[doc.line_start(match.start) : match.start]
+    old_lines, new_lines = old.rstrip("\n").split("\n"), new.rstrip("\n").split("\n")
+    later = {line.strip() for line in old_lines[1:] + new_lines[1:]}
+    firsts = {(prefix + old_lines[0]).strip(), (prefix + new_lines[0]).strip()}
+    if firsts & later:
+        line = doc.line_number(match.start)
+        raise InvalidRequest(_FIRST_LINE_LIKE_ANOTHER.format(path=path, line=line), path=path)
 
 
 def _lf(text: str) -> str:

@@ -199,3 +199,13 @@ def test_the_runner_refuses_a_path_the_tools_refuse() -> None:
     )
     outcome = run(case)
     assert (outcome.outcome, outcome.reason) == ("refused", "invalid_request")
+
+
+def test_a_first_line_that_reads_like_a_later_one_is_refused_not_mispaired() -> None:
+    # Found by the differential fuzz: the write pairs lines by text, and would
+    # have taken the file's first line for the unchanged tab-indented one.
+    text = 'def total(total):\nprint("hello")\n\tprint("hello")\n\n'
+    old, new = 'nt("hello")\nprint("hello")', 'nt("hello") # edited\nprint("hello")\nlog("added")'
+    with pytest.raises(EditError) as refused:
+        apply_edit(text, old, new)
+    assert refused.value.reason == "invalid_request"
