@@ -266,7 +266,7 @@ def test_an_old_starting_inside_a_line_replaces_its_region_or_is_refused(
         result = apply_edit(file.text, old, new)
     except EditError as error:
         event(f"refused {error.reason}")
-        if drift is None:
+        if drift is None and old in file.view:  # quoted exactly (else its first line lost blanks)
             assert error.reason in LOCATION_INDEPENDENT, error.message
         return
     event("applied")
