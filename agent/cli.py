@@ -190,10 +190,10 @@ def _demo(args: argparse.Namespace) -> int:
     return 0 if proposal.end.ending == Ending.FINISHED else 1
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def _containment(settings: Settings) -> str:
     """How commands run: the sandbox's own words, with the limits the settings give."""
     return choose(settings.sandbox).describe(settings.sandbox_network, resource_limits(settings))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
