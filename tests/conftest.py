@@ -3,12 +3,16 @@
 The suite runs with a temporary directory of its own (``TMPDIR``, which the
 servers and commands it starts inherit); when it ends, nothing of
 surehand's (``surehand-*``) may be left in it: a leftover fails the run.
+A run stopped by a signal cannot remove its directory: SIGTERM is turned
+into an interrupt (so the run ends as after Ctrl-C), and each run removes
+the directories of earlier runs whose process is gone (``owner`` names it).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,8 +24,34 @@ from tests.support.openai_server import ScriptedServer
 TEMP = pytest.StashKey[Path]()
 
 
+PREFIX = "surehand-test-run-"
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _remove_abandoned(parent: Path) -> None:
+    """Remove the directories of earlier runs whose process no longer exists."""
+    for run in parent.glob(f"{PREFIX}*"):
+        try:
+            owner = int((run / "owner").read_text())
+        except (OSError, ValueError):
+            continue  # a run of another kind, or one still starting
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            shutil.rmtree(run, ignore_errors=True)
+        except PermissionError:
+            pass  # another user's live process
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    temp = Path(tempfile.mkdtemp(prefix="surehand-test-run-")).resolve()
+    _remove_abandoned(Path(tempfile.gettempdir()))
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _interrupted)
+    temp = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()
+    (temp / "owner").write_text(str(os.getpid()))
     config.stash[TEMP] = temp
     os.environ["TMPDIR"] = str(temp)
     tempfile.tempdir = None  # gettempdir() reads TMPDIR again
