@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 import sys
@@ -81,6 +82,22 @@ class Protocol(LanguageServerProtocol):
             server.controller.exiting()
         self.exiting = True
         yield from super().lsp_exit(*args)
+
+    def _run_generator(
+        self,
+        future: concurrent.futures.Future[Any] | None,
+        *,
+        gen: Generator[Any, Any, Any],
+        result_future: concurrent.futures.Future[Any],
+    ) -> None:
+        """pygls's step of a built-in handler, ending it as cancelled when the handler it
+        waited on was: an exit that comes while shutdown still waits closes the loop,
+        which cancels that wait, and pygls would raise it out of a loop callback."""
+        if future is not None and future.cancelled():
+            gen.close()
+            result_future.cancel()
+            return
+        super()._run_generator(future, gen=gen, result_future=result_future)
 
     def _send_data(self, data: Any) -> None:
         if not self.exiting:
