@@ -81,24 +81,41 @@ class UncertainCharacter(Exception):
         self.model_char = model_char
 
 
-# An unchanged run of the old line shorter than this, inside the line, is too
-# little evidence that the ASCII the model wrote there stands for the file's
-# typographic character (it may be a new character that happens to look alike).
+# An unchanged run of the old line with fewer of the model's own characters
+# than this, inside the line, is too little evidence that the ASCII the model
+# wrote there stands for the file's typographic character (it may be a new
+# character that happens to look alike). At an edge of the line it is enough
+# when the line shows otherwise that it was copied: it keeps both its edges,
+# or a run of this many of the model's characters.
 _SURE_RUN = 3
 
+Spans = tuple[tuple[int, int], ...]
 
-def in_file_terms(body: str, paired: tuple[str, str] | None, drift: Drift) -> str:
+
+def in_file_terms(
+    body: str,
+    paired: tuple[str, str] | None,
+    drift: Drift,
+    written: tuple[Spans, Spans] | None = None,
+) -> str:
     """Characters kept from the old line take the file's; new ones are folded back.
+
+    ``written`` are the spans of the paired old line and of ``body`` that the
+    model wrote (None: all of them); the rest is the file's own text spliced
+    around a fragment, kept as it is and no evidence that the model kept
+    anything: a run counts by the characters the model wrote on both sides.
 
     Raises ``UncertainCharacter`` when a short run the diff pairs with the old
     line would turn the model's ASCII into the file's typographic character.
     """
+    new_spans = None if written is None else written[1]
     if paired is None:
-        return drift.undo(body)
+        return _undo_written(drift, body, 0, len(body), new_spans)
     model_core, file_core = paired[0].strip(), paired[1].strip()
     pieces = punctuation.align(model_core, file_core)
     if pieces is None:
-        return drift.undo(body)
+        return _undo_written(drift, body, 0, len(body), new_spans)
+    own = _Own(written, len(paired[0]) - len(paired[0].lstrip()), len(model_core), len(body))
     # Where each piece of the model's old line starts, and the file's text for it.
     bounds: list[tuple[int, int, str]] = []
     pos = 0
@@ -111,11 +128,17 @@ def in_file_terms(body: str, paired: tuple[str, str] | None, drift: Drift) -> st
         pos += len(model_piece)
     out = []
     ops = difflib.SequenceMatcher(None, model_core, body, autojunk=False).get_opcodes()
+    runs = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in ops if tag == "equal"]
+    copied = any(own.count(i1, j1, i2 - i1) >= _SURE_RUN for i1, i2, j1, _ in runs) or (
+        any(i1 == j1 == 0 for i1, _, j1, _ in runs)
+        and any(i2 == len(model_core) and j2 == len(body) for _, i2, _, j2 in runs)
+    )
     for tag, i1, i2, j1, j2 in ops:
         if tag != "equal":
-            out.append(drift.undo(body[j1:j2]))
+            out.append(_undo_written(drift, body, j1, j2, new_spans))
             continue
         at_edge = (i1 == j1 == 0) or (i2 == len(model_core) and j2 == len(body))
+        sure = own.count(i1, j1, i2 - i1) >= _SURE_RUN or (at_edge and copied)
         for start, end, file_text in bounds:
             if end <= i1 or start >= i2:
                 continue
@@ -124,9 +147,53 @@ def in_file_terms(body: str, paired: tuple[str, str] | None, drift: Drift) -> st
                 # Only part of the piece is kept (a letter without its accent).
                 out.append(drift.undo(model_text))
                 continue
-            if file_text != model_text and i2 - i1 < _SURE_RUN and not at_edge:
+            if file_text != model_text and not sure:
                 _check_run(model_text, file_text)
             out.append(file_text)
+    return "".join(out)
+
+
+class _Own:
+    """Which characters of an old line (stripped) and a new body the model wrote."""
+
+    def __init__(
+        self, written: tuple[Spans, Spans] | None, old_lead: int, old_size: int, new_size: int
+    ) -> None:
+        self.masks: tuple[list[bool], list[bool]] | None = None
+        if written is not None:
+            old_mask = _mask(written[0], old_size, shift=old_lead)
+            self.masks = (old_mask, _mask(written[1], new_size, shift=0))
+
+    def count(self, i: int, j: int, size: int) -> int:
+        """How many of ``size`` characters kept from old ``i`` on as new ``j`` on
+        the model wrote on both sides."""
+        if self.masks is None:
+            return size
+        old_mask, new_mask = self.masks
+        return sum(old_mask[i + k] and new_mask[j + k] for k in range(size))
+
+
+def _mask(spans: Spans, size: int, *, shift: int) -> list[bool]:
+    mask = [False] * size
+    for a, b in spans:
+        for k in range(max(0, a - shift), min(size, b - shift)):
+            mask[k] = True
+    return mask
+
+
+def _undo_written(drift: Drift, body: str, start: int, end: int, written: Spans | None) -> str:
+    """``body[start:end]`` with the model's characters in the file's terms and
+    the file's own (spliced) text as it is."""
+    if written is None:
+        return drift.undo(body[start:end])
+    out, cursor = [], start
+    for a, b in written:
+        first, last = max(a, start), min(b, end)
+        if first >= last:
+            continue
+        out += [body[cursor:first], drift.undo(body[first:last])]
+        cursor = last
+    out.append(body[cursor:end])
     return "".join(out)
 
 

@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 
 from . import indentation, messages, punctuation
 from .document import Document, Line
-from .drift import NEAR, Drift, UncertainCharacter, in_file_terms, pair
+from .drift import NEAR, Drift, Spans, UncertainCharacter, in_file_terms, pair
 from .errors import InvalidRequest
 from .indentation import IndentMap
 from .line_diff import Opcode, Tag, line_opcodes
 from .matcher import Level, Match
-from .splice import one_line_indent, outer_blanks, splice
+from .splice import one_line_indent, outer_blanks, splice, within
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +67,10 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
     start, end = doc.whole_lines(first.start, last.end, ends_line=last.ends_line)
     if _is_inside_one_line(doc, first, old, new, start) and not last.ends_line:
         return _one_line_splice(doc, (start, end), matches, old, new)
+    # The spans of model_old and model_new the model wrote (None: all of them).
+    written: tuple[Spans, Spans] | None = None
     if first.level == Level.EXACT or first.fragment:
-        model_old, model_new = splice(doc.view, (start, end), matches, old, new)
+        model_old, model_new, written = splice(doc.view, (start, end), matches, old, new)
         # A fragment's first line was placed after the file's own text already.
         reindent_first = first.start == start and not first.fragment
         indent = first.indent or one_line_indent(
@@ -98,6 +100,7 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
 
     out: list[Line] = []
     opcodes = line_opcodes(old_lines, new_lines)
+    old_offsets, new_offsets = _offsets(old_lines), _offsets(new_lines)
     for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             out.extend(file_lines[i1:i2])
@@ -106,6 +109,14 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
             paired = (
                 _written_from(new_lines[j], old_lines, (i1, i2), copies) if drift.folds else None
             )
+            line_written = None
+            if written is not None:
+                at = old_offsets[paired] if paired is not None else 0
+                size = len(old_lines[paired]) if paired is not None else 0
+                line_written = (
+                    within(written[0], at, at + size),
+                    within(written[1], new_offsets[j], new_offsets[j] + len(new_lines[j])),
+                )
             text = _rewrite(
                 new_lines[j],
                 (old_lines[paired], file_lines[paired].text) if paired is not None else None,
@@ -113,6 +124,7 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
                 drift,
                 path,
                 loose_lead=loose,
+                written=line_written,
             )
             out.append(Line(text, _eol_near(file_lines, i1 + (j - j1), i1, i2, around)))
 
@@ -121,6 +133,15 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
         new_ends_with_newline = False
     text = _join(out, new_ends_with_newline, around)
     return Replacement(start, end, text, last.ends_line, tuple(opcodes))
+
+
+def _offsets(lines: list[str]) -> list[int]:
+    """Where each of ``lines`` starts in the text they were split from."""
+    offsets, at = [], 0
+    for line in lines:
+        offsets.append(at)
+        at += len(line) + 1
+    return offsets
 
 
 def _is_plain_splice(doc: Document, first: Match, indent: IndentMap | None) -> bool:
@@ -157,7 +178,7 @@ def _one_line_splice(
     view = doc.view
     line_old = view[start:end]
     if any(match.fragment for match in matches):
-        _, line_new = splice(view, region, matches, old, new)
+        _, line_new, _ = splice(view, region, matches, old, new)
     else:  # old's places are the matches themselves: ``splice`` written out
         parts: list[str] = []
         cursor = start
@@ -287,11 +308,13 @@ def _rewrite(
     path: str,
     *,
     loose_lead: bool = False,
+    written: tuple[Spans, Spans] | None = None,
 ) -> str:
     """One changed line of ``new`` in the file's terms.
 
     With ``loose_lead`` odd spaces in the line's indentation are spaces (the
-    match read the quoted lines' indentation that way).
+    match read the quoted lines' indentation that way). ``written`` are the
+    spans of the paired old line and of ``line`` the model wrote (None: all).
     """
     if not line.strip():
         return ""
@@ -309,7 +332,9 @@ def _rewrite(
         lead = mapped
     if drift.folds:
         try:
-            body = in_file_terms(body, paired, drift)
+            skip = len(line) - len(body)
+            own = None if written is None else (written[0], within(written[1], skip, len(line)))
+            body = in_file_terms(body, paired, drift, own)
         except UncertainCharacter as uncertain:
             raise InvalidRequest(
                 messages.TYPOGRAPHIC_UNCERTAIN.format(

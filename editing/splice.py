@@ -12,16 +12,21 @@ from collections.abc import Sequence
 
 from . import indentation, punctuation
 from .document import Document
+from .drift import Spans
 from .indentation import IndentMap
 from .matcher import Level, Match
 
 
 def splice(
     view: str, region: tuple[int, int], matches: Sequence[Match], old: str, new: str
-) -> tuple[str, str]:
-    """Whole-line old and new text for matches that start or end inside lines."""
+) -> tuple[str, str, tuple[Spans, Spans]]:
+    """Whole-line old and new text for matches that start or end inside lines,
+    and the spans of each that the model wrote (the rest is the file's)."""
     start, end = region
     old_parts, new_parts = [], []
+    old_written: list[tuple[int, int]] = []
+    new_written: list[tuple[int, int]] = []
+    old_length = new_length = 0
     cursor = start
     for match in matches:
         m_start, m_end, old_piece, new_piece = (
@@ -31,11 +36,28 @@ def splice(
         )
         old_parts += [view[cursor:m_start], old_piece]
         new_parts += [view[cursor:m_start], new_piece]
+        old_length += m_start - cursor
+        new_length += m_start - cursor
+        old_written.append((old_length, old_length + len(old_piece)))
+        new_written.append((new_length, new_length + len(new_piece)))
+        old_length += len(old_piece)
+        new_length += len(new_piece)
         cursor = m_end
     old_parts.append(view[cursor:end])
     new_parts.append(view[cursor:end])
     # Without the empty parts, a match of whole lines is old and new themselves, not copies.
-    return "".join(filter(None, old_parts)), "".join(filter(None, new_parts))
+    return (
+        "".join(filter(None, old_parts)),
+        "".join(filter(None, new_parts)),
+        (tuple(old_written), tuple(new_written)),
+    )
+
+
+def within(spans: Spans, start: int, end: int) -> Spans:
+    """The parts of ``spans`` inside ``[start, end)``, counted from ``start``."""
+    return tuple(
+        (max(a, start) - start, min(b, end) - start) for a, b in spans if a < end and b > start
+    )
 
 
 def outer_blanks(old: str, level: Level) -> tuple[str, str]:
