@@ -1,0 +1,28 @@
+" surehand as an ALE linter: the configuration of docs/editors/vim-ale.md.
+" The test sets g:surehand_executable, g:surehand_command and
+" g:surehand_settings before sourcing it (a user writes the values in).
+packadd! ale
+
+call ale#linter#Define('python', {
+\   'name': 'surehand',
+\   'lsp': 'stdio',
+\   'executable': get(g:, 'surehand_executable', 'surehand'),
+\   'command': get(g:, 'surehand_command', '%e serve'),
+\   'project_root': {buffer -> fnamemodify(
+\       substitute(ale#path#FindNearestDirectory(buffer, '.git'), '/$', '', ''), ':h')},
+\   'initialization_options': get(g:, 'surehand_settings', {}),
+\})
+let g:ale_linters = {'python': ['surehand']}
+" Show every window/showMessage (ALE's default shows errors only).
+let g:ale_lsp_show_message_severity = 'information'
+
+function! s:Send(command, arguments) abort
+    call ale#lsp_linter#SendRequest(bufnr(''), 'surehand',
+    \   ale#lsp#message#ExecuteCommand(a:command, a:arguments))
+endfunction
+
+" :SurehandAsk {task}  asks about the current file.
+command! -nargs=1 SurehandAsk call s:Send('surehand.ask',
+\   [{'task': <q-args>, 'uri': ale#path#ToFileURI(expand('%:p'))}])
+command! SurehandCancel call s:Send('surehand.cancel', [])
+command! SurehandUndo call s:Send('surehand.undo', [])
