@@ -5,7 +5,8 @@ in the original text, and returns the new text with a report, or raises an
 ``EditError`` and changes nothing. The guards run in this order for each
 edit: request shape (empty old, old == new), placeholders in new, then
 location (the ladder in ``matcher``; then the same with line-number
-prefixes stripped; then elision), then "already applied" and uniqueness.
+prefixes stripped, then without Markdown fences or diff prefixes around
+both old and new; then elision), then "already applied" and uniqueness.
 Exact ``replace_all`` edits of one line of text by another are written in
 one pass by ``line_swaps``, with the same result.
 """
@@ -18,7 +19,18 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import NoReturn
 
-from . import applied, elision, explain, line_numbers, line_swaps, matcher, messages, report
+from . import (
+    applied,
+    diff_prefixes,
+    elision,
+    explain,
+    fences,
+    line_numbers,
+    line_swaps,
+    matcher,
+    messages,
+    report,
+)
 from .document import Document
 from .errors import (
     AlreadyApplied,
@@ -184,9 +196,10 @@ def _plan(doc: Document, edit: Edit, path: str) -> _Plan:
     if not old and not doc.original:
         return _Plan([Replacement(0, 0, new)], Level.EXACT, [], 1)
     _check_request(old, new, path)
-    located, old, new, notes = _locate(doc, old, new)
+    located, old, new, notes = _locate(doc, old, new, path)
     if located is None:
         return _plan_unmatched(doc, old, new, path, notes=notes, replace_all=edit.replace_all)
+    _check_content_dots(located.old, new, path)
     if not located.complete and (edit.replace_all or applied.all_inside(doc, located, new)):
         matches = matcher.find(doc, located.old, located.level)
         located = dataclasses.replace(located, matches=tuple(matches), total=len(matches))
@@ -272,7 +285,18 @@ def _check_request(old: str, new: str, path: str) -> None:
         raise Placeholder(messages.PLACEHOLDER.format(path=path, line=unpaired[0]), path=path)
 
 
-def _locate(doc: Document, old: str, new: str) -> tuple[Located | None, str, str, list[str]]:
+def _check_content_dots(old: str, new: str, path: str) -> None:
+    """Refuse an elision line of new whose only twin in old is a bare ``...``
+    that, old being found as a whole, is the file's own text (see
+    ``elision.unpaired``)."""
+    unpaired = elision.unpaired(old, new, dots_are_content=True)
+    if unpaired:
+        raise Placeholder(messages.PLACEHOLDER.format(path=path, line=unpaired[0]), path=path)
+
+
+def _locate(
+    doc: Document, old: str, new: str, path: str
+) -> tuple[Located | None, str, str, list[str]]:
     """Matches of old, else of old without the line-number prefixes it carries.
 
     Returns the matches (None when there are none; only the first ones
@@ -288,9 +312,34 @@ def _locate(doc: Document, old: str, new: str) -> tuple[Located | None, str, str
             old, new, _ = stripped
             notes.append(messages.LINE_NUMBERS_NOTE)
             located = matcher.locate(doc, old, limit=explain.LISTED)
+    if located is None:
+        unwrapped = _unwrapped(doc, old, new, path)
+        if unwrapped is not None:
+            located, old, new, note = unwrapped
+            notes.append(note)
     if located is not None and located.escapes:
         new = unescape(new, located.escapes)
     return located, old, new, notes
+
+
+def _unwrapped(
+    doc: Document, old: str, new: str, path: str
+) -> tuple[Located, str, str, str] | None:
+    """Old and new found without the Markdown fences or diff prefixes both carry
+    (see ``fences`` and ``diff_prefixes``), with a note saying which."""
+    unfenced = fences.strip_request(old, new)
+    if unfenced is not None:
+        located = matcher.locate(doc, unfenced[0], limit=explain.LISTED)
+        if located is not None:
+            _check_request(unfenced[0], unfenced[1], path)
+            return located, unfenced[0], unfenced[1], messages.FENCES_NOTE
+    unprefixed = diff_prefixes.strip_request(old, new)
+    if unprefixed is not None:
+        located = matcher.locate(doc, unprefixed[0], limit=explain.LISTED)
+        if located is not None and diff_prefixes.fits(doc, located):
+            _check_request(unprefixed[0], unprefixed[1], path)
+            return located, unprefixed[0], unprefixed[1], messages.DIFF_PREFIXES_NOTE
+    return None
 
 
 def _by_line(doc: Document, matches: list[Match]) -> list[list[Match]]:

@@ -5,12 +5,17 @@
 line would replace real code with a comment: the request is refused. The
 same line in both ``old`` and ``new`` stands for unchanged lines, and the
 request is split at it (see ``split``). A bare ``...`` under a block header
-(``def f():``) is Python's stub body, which is code.
+(``def f():``) is Python's stub body, and one after a doctest prompt line
+ends a doctest block: both are code. Once old was found as a whole, its
+bare ``...`` lines are the file's text (a console sample, a YAML document
+end) and pair only with themselves (see ``unpaired``).
 """
 
 from __future__ import annotations
 
 import re
+
+from .line_diff import line_opcodes
 
 _COMMENT = r"(?:#+|//+|/\*+|<!--|--|;+|%+|\*)"
 _CLOSE = r"(?:\*+/|-->)?"
@@ -69,15 +74,29 @@ def is_marker(line: str) -> bool:
 
 
 def _is_python_stub(lines: list[str], index: int) -> bool:
-    """A bare ``...`` indented under a line ending in ``:`` is a Python stub body."""
+    """A bare ``...`` indented under a line ending in ``:`` is a Python stub
+    body; right after a doctest prompt line at its indentation it is the
+    prompt that ends a doctest block."""
     if lines[index].strip() not in ("...", "…"):
         return False
+    if _after_doctest_prompt(lines, index):
+        return True
     indent = len(lines[index]) - len(lines[index].lstrip())
     for previous in reversed(lines[:index]):
         if previous.strip():
             code = previous.split("#", 1)[0].rstrip()
             return code.endswith(":") and len(previous) - len(previous.lstrip()) < indent
     return False
+
+
+def _after_doctest_prompt(lines: list[str], index: int) -> bool:
+    """Whether the line before ``lines[index]`` is a doctest prompt line
+    (``>>> `` or ``... ``) at the same indentation."""
+    if index == 0 or lines[index].strip() != "...":
+        return False
+    previous, line = lines[index - 1], lines[index]
+    indent = line[: len(line) - len(line.lstrip())]
+    return previous.startswith((indent + ">>> ", indent + "... "))
 
 
 def markers(text: str, *, stubs: bool = True) -> list[int]:
@@ -116,20 +135,43 @@ def _candidate_lines(text: str) -> list[int]:
     return indexes
 
 
-def unpaired(old: str, new: str) -> list[str]:
+def unpaired(old: str, new: str, *, dots_are_content: bool = False) -> list[str]:
     """Elision lines of ``new`` that have no twin in ``old``, in order.
 
-    The n-th elision line of ``new`` pairs with the n-th of ``old``; any
-    beyond ``old``'s count are unpaired.
+    An elision line of ``new`` that the line diff keeps from ``old`` (the
+    same line at the corresponding place) is paired with it. The others
+    pair in order with ``old``'s elision lines left over; any beyond those
+    are unpaired. With ``dots_are_content`` (old was found as a whole, so
+    its lines are the file's own at that place) a bare ``...`` of ``old`` is
+    text, a console's or a doctest's, and pairs only with itself kept in
+    place: it stands for no lines, and is no twin for a new elision line.
     """
     in_new = markers(new)
     if not in_new:
         return []  # the common case: then old's need not be looked for
-    extra = in_new[len(markers(old)) :]
-    if not extra:
-        return []
-    new_lines = new.split("\n")
-    return [new_lines[i].strip() for i in extra if not _is_python_stub(new_lines, i)]
+    in_old = markers(old)
+    if len(in_new) <= len(in_old) and not dots_are_content:
+        return []  # as many twins in order, wherever they are
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    kept = _kept_in_place(old_lines, new_lines)
+    paired = {kept[j] for j in in_new if kept.get(j) in in_old}
+    loose = [j for j in in_new if kept.get(j) not in paired]
+    spare = [
+        i
+        for i in in_old
+        if i not in paired and not (dots_are_content and _BARE.match(old_lines[i].strip()))
+    ]
+    extra = loose[len(spare) :]
+    return [new_lines[j].strip() for j in extra if not _is_python_stub(new_lines, j)]
+
+
+def _kept_in_place(old_lines: list[str], new_lines: list[str]) -> dict[int, int]:
+    """New line index -> old line index, for the lines the line diff keeps."""
+    kept: dict[int, int] = {}
+    for tag, i1, i2, j1, _ in line_opcodes(old_lines, new_lines):
+        if tag == "equal":
+            kept.update(zip(range(j1, j1 + i2 - i1), range(i1, i2), strict=True))
+    return kept
 
 
 def split(text: str) -> tuple[list[str], list[str]]:

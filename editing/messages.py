@@ -132,6 +132,8 @@ LEVEL_NOTES = {
     "escapes": "after removing one level of backslash escaping from old and new",
 }
 LINE_NUMBERS_NOTE = "line-number prefixes copied from a numbered view were removed"
+FENCES_NOTE = "the Markdown code fences around old and new were removed"
+DIFF_PREFIXES_NOTE = "the diff prefixes (' ', '-', '+') on old's and new's lines were removed"
 ELISION_NOTE = "elision lines in old and new kept the lines they stand for"
 APPLIED = "Edited {path}: {what}{how}."
 

@@ -77,6 +77,10 @@ def apply_chunks(
         if anchor_line is not None and repeats_anchor(chunk):
             scopes = at_anchor(doc, old, anchor_line, scopes, where)
         match, found_old, found_new, found_level = _locate(doc, old, new, scopes, where)
+        # Found as a whole, the chunk's bare "..." lines are the file's text, no elision.
+        unpaired = elision.unpaired(found_old, found_new, dots_are_content=True)
+        if unpaired:
+            raise Placeholder(where.format(messages.CHUNK_PLACEHOLDER, line=unpaired[0]), path=path)
         level = max(level, found_level)
         if found_old != found_new:
             replacements += by_position(doc, match, chunk, (found_old, found_new), path)

@@ -45,6 +45,12 @@ ADD_WITHOUT_PLUS = (
     "every line of an added file starts with '+' (a lone '+' for an empty line); got {line!r}."
 )
 MISPLACED_END_OF_FILE = "'*** End of File' must directly follow the lines of a chunk."
+DIFF_HEADER_OTHER_FILE = (
+    "the unified-diff header lines '--- {old}' and '+++ {new}' name another file than "
+    "'*** Update File: {path}', and a section changes only the file it names. Put these "
+    "chunks under their own '*** Update File:' line, and leave out the '---'/'+++' lines "
+    "(the format does not use them)."
+)
 
 # -- applying -------------------------------------------------------------------
 

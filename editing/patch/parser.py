@@ -21,7 +21,9 @@ the first chunk of an update without ``@@``; several ``@@`` lines in a row
 (nested anchors: a class, then a method in it); a unified-diff header
 ``@@ -12,7 +12,8 @@`` read as a bare ``@@``; blank lines between chunks and
 operations; a blank line inside a chunk (an empty context line, like a lone
-space) or inside an added file (an empty line). Blank lines at either edge
+space) or inside an added file (an empty line); unified-diff file headers
+(``--- a/path`` then ``+++ b/path``) at the start of an update that name its
+own file (they are dropped; naming another file, they are an error). Blank lines at either edge
 of a chunk separate it from what surrounds it: they are not context (so an
 empty context line there only shortens the chunk's context).
 
@@ -56,6 +58,8 @@ _WRAPPER = re.compile(
 )
 _FENCE = re.compile(r"^```[\w-]*$")  # a Markdown code fence around the patch
 _UNIFIED_HUNK = re.compile(r"^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$")
+# A unified-diff file header line's path (after "--- " or "+++ "), before a tab and its date.
+_DIFF_HEADER_PATH = re.compile(r"^(\S+)(?:\t.*)?$")
 
 
 _CHUNK_MARKERS = frozenset((CONTEXT, REMOVED, ADDED))
@@ -141,6 +145,7 @@ class PatchStream:
                 and marker in _CHUNK_MARKERS
                 and (marker != CONTEXT or line.strip())
                 and ("***" not in line or not line.lstrip().startswith("***"))
+                and (marker != ADDED or len(lines) != 1 or not line.startswith("+++ "))
                 and (terminator is None or line.rstrip() != terminator)
             ):
                 number += 1
@@ -312,6 +317,8 @@ class PatchStream:
     # -- updates -------------------------------------------------------------------
 
     def _update_line(self, line: str) -> None:
+        if line.startswith("+++ ") and self._drops_diff_header(line[4:]):
+            return
         if line.startswith("@@"):
             self._anchor(line[2:].strip())
         elif not line.strip():
@@ -327,6 +334,29 @@ class PatchStream:
             self._lines.append((line[0], line[1:]))
         else:
             self._fail(self._number, messages.CHUNK_LINE_WITHOUT_MARKER.format(line=line.strip()))
+
+    def _drops_diff_header(self, new_name: str) -> bool:
+        """Whether a ``+++`` line and the ``---`` line read just before it, as
+        the only line of the update so far, are a unified-diff file header
+        (then dropped); one naming another file is an error."""
+        if self._chunks or self._anchors or len(self._lines) != 1:
+            return False
+        marker, text = self._lines[0]
+        old = _DIFF_HEADER_PATH.match(text[3:]) if text.startswith("-- ") else None
+        new = _DIFF_HEADER_PATH.match(new_name)
+        if marker != REMOVED or old is None or new is None:
+            return False
+        names = {old.group(1).strip('"'), new.group(1).strip('"')} - {"/dev/null"}
+        own = {self._path, self._move_to or self._path}
+        if not names or not all(_names_one_of(name, own) for name in names):
+            self._fail(
+                self._number,
+                messages.DIFF_HEADER_OTHER_FILE.format(
+                    old=old.group(1), new=new.group(1), path=self._path
+                ),
+            )
+        self._reset_chunk()
+        return True
 
     def _anchor(self, text: str) -> None:
         if self._lines:
@@ -365,6 +395,14 @@ class PatchStream:
         raise PatchParseError(
             messages.PARSE_ERROR.format(line=line, problem=problem), path="", line=line
         )
+
+
+def _names_one_of(name: str, paths: set[str]) -> bool:
+    """Whether a unified-diff header's path, with or without its ``a/``/``b/``
+    side, is one of ``paths``."""
+    bare = {path.removeprefix("./") for path in paths}
+    name = name.removeprefix("./")
+    return name in bare or (name[:2] in ("a/", "b/") and name[2:] in bare)
 
 
 def _is_marker(line: str, stripped: str, state: _State) -> bool:
