@@ -25,10 +25,14 @@ class Ask:
     task: str
     uri: str | None = None
     range: types.Range | None = None
+    # The task is the ``surehand:`` comment lines of the range (``agent.comment_task``),
+    # read from the buffer when the ask runs; ``task`` is then only their words as offered.
+    from_comments: bool = False
 
 
 def parse_ask(arguments: list[Any] | None) -> Ask:
-    """``[{"task": str, "uri"?: str, "range"?: Range}]`` (or ``["task"]``) as an ``Ask``."""
+    """``[{"task": str, "uri"?: str, "range"?: Range, "fromComments"?: bool}]`` (or
+    ``["task"]``) as an ``Ask``."""
     if not arguments:
         raise BadArguments('surehand.ask needs an argument: {"task": "...", "uri"?, "range"?}')
     first = arguments[0]
@@ -60,7 +64,12 @@ def parse_ask(arguments: list[Any] | None) -> Ask:
             raise BadArguments(
                 "surehand.ask's 'range' must be {start: {line, character}, end: {line, character}}"
             ) from None
-    return Ask(task.strip(), uri, text_range)
+    from_comments = first.get("fromComments", False)
+    if not isinstance(from_comments, bool):
+        raise BadArguments("surehand.ask's 'fromComments' must be true or false")
+    if from_comments and (uri is None or text_range is None):
+        raise BadArguments("surehand.ask with 'fromComments' needs the 'uri' and 'range'")
+    return Ask(task.strip(), uri, text_range, from_comments)
 
 
 def task_text(ask: Ask, source: BufferSource) -> str:

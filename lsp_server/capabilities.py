@@ -3,8 +3,9 @@
 Every field answers one question the review asks before it sends something:
 may a ``window/showDocument`` go out, may a ``WorkspaceEdit`` hold
 ``CreateFile`` / ``RenameFile`` / ``DeleteFile``, versioned ``documentChanges``
-or change annotations, may code actions be literals, and does the client
-review proposals itself (``experimental.surehand.review``)?
+or change annotations, may code actions be literals, does the client
+review proposals itself (``experimental.surehand.review``), and does it take
+surehand's own notifications (``experimental.surehand.notifications``)?
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from lsprotocol import types
 @dataclass(frozen=True)
 class ClientAbilities:
     reviews_itself: bool = False  # announces experimental.surehand.review
+    # Takes surehand's own notifications (``surehand/step``, ``surehand/outcome``): announces
+    # experimental.surehand.review or .notifications. Others would show them as unknown.
+    notifications: bool = False
     show_document: bool = False
     resource_operations: frozenset[str] = frozenset()  # "create", "rename", "delete"
     document_changes: bool = False
@@ -35,6 +39,7 @@ class ClientAbilities:
         operations = edit.resource_operations if edit and edit.resource_operations else []
         return cls(
             reviews_itself=reviews_itself(capabilities.experimental),
+            notifications=wants_notifications(capabilities.experimental),
             show_document=bool(window and window.show_document and window.show_document.support),
             resource_operations=frozenset(str(op.value) for op in operations),
             # Resource operations exist only in documentChanges: a client announcing them
@@ -52,5 +57,15 @@ class ClientAbilities:
 
 def reviews_itself(experimental: Any) -> bool:
     """``capabilities.experimental.surehand.review`` is set (see docs/review.md)."""
+    return bool(_surehand(experimental).get("review"))
+
+
+def wants_notifications(experimental: Any) -> bool:
+    """``experimental.surehand.review`` or ``.notifications`` is set (docs/protocol.md)."""
+    surehand = _surehand(experimental)
+    return bool(surehand.get("review") or surehand.get("notifications"))
+
+
+def _surehand(experimental: Any) -> dict[str, Any]:
     surehand = experimental.get("surehand") if isinstance(experimental, dict) else None
-    return isinstance(surehand, dict) and bool(surehand.get("review"))
+    return surehand if isinstance(surehand, dict) else {}

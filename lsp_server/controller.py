@@ -21,7 +21,9 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
+from agent import comment_task
 from agent.command_layout import resource_limits
+from agent.comment_task import CommentTask
 from agent.config_file import effective_settings, without_defaults
 from agent.events import ToolStarted
 from agent.landing import land
@@ -34,7 +36,7 @@ from agent.settings import Settings
 from agent.tools.context import Approval, CommandRequest
 from editing.visible import visible, visible_lines
 
-from . import code_actions, messages, progress, review, workspace_edit
+from . import code_actions, comment_actions, messages, progress, review, workspace_edit
 from .ask import Ask, task_text
 from .capabilities import ClientAbilities
 from .diagnostic_review import DiagnosticReview
@@ -51,6 +53,7 @@ CONFIGURATION_WAIT = 5.0  # seconds an early ask waits for the client's settings
 ALLOW_ONCE, ALLOW_ALWAYS, DENY = "Allow once", "Always allow this command", "Deny"
 APPLY, SHOW_DIFF, DISCARD = "Apply", "Show diff", "Discard"
 OUTCOME = "surehand/outcome"  # a task's outcome, once the non-modal review of it ended
+CANCEL, CANCEL_TITLE = "surehand.cancel", "surehand: Cancel the running task"
 
 
 WORKSPACE_SETTINGS = "workspaceSettings"
@@ -71,6 +74,8 @@ class Controller:
         self.configured = asyncio.Event()
         self.decisions: list[tuple[str, str, bool]] = []  # (uri, label, accepted) per hunk
         self._tokens = 0
+        self._task_count = 0
+        self._task_id = ""  # the last task started ("task-<n>"), named in its outcomes
         self._diffs: Path | None = None  # where "Show diff" writes the proposal's diff
         self.desk: DiagnosticReview | None = None  # the non-modal review (set with the root)
         self.last_outcome: dict[str, Any] | None = None
@@ -168,29 +173,71 @@ class Controller:
                 types.ShowMessageParams(type=types.MessageType.Error, message=error.message)
             )
             return {"outcome": "error", "summary": error.message}
+        comments: list[CommentTask] = []
+        if ask.from_comments:
+            found = self._comment_tasks(ask)
+            if isinstance(found, str):
+                return {"outcome": "error", "summary": found}
+            comments = found
         token = await self._begin_progress(ask.task)
         self._asked_about = ask.uri
         self._asked_line = ask.range.start.line if ask.range is not None else 0
         self._last_about = None
-        non_modal = self.non_modal
-        work = asyncio.ensure_future(self._work(session, ask, token))
-        self.tasks.add(work, token=token, request_id=request_id)
+        self._task_count += 1
+        task_id = self._task_id = f"task-{self._task_count}"
+        waits = self.abilities().reviews_itself
+        work = asyncio.ensure_future(self._work(session, ask, token, comments))
+        # A client that waits for the answer may cancel its request to stop the task; for
+        # any other the ask is answered at once, and no timeout of its can touch the task.
+        self.tasks.add(work, token=token, request_id=request_id if waits else None)
+        if not waits:
+            work.add_done_callback(lambda done: self._ended(done, task_id))
+            return {
+                "outcome": "started",
+                "task": task_id,
+                "summary": "surehand started; its proposal will show as diagnostics with "
+                f"code actions (surehand.cancel stops it). The task: {visible(ask.task[:200])}",
+            }
         try:
-            result = await asyncio.shield(work)
+            return await asyncio.shield(work)
         except asyncio.CancelledError:
-            result = {"outcome": "cancelled", "summary": "Cancelled."}
-            if non_modal:
-                self._tell_outcome(result)
-        except Exception as error:  # the client hears of it twice: as the error, and here
-            if non_modal:
-                self._tell_outcome(
-                    {"outcome": "error", "summary": visible_lines(f"surehand failed: {error}")}
-                )
-            raise
-        # The outcome also comes as surehand/outcome (once the review ends).
-        return {**result, "outcomeNotification": True} if non_modal else result
+            return {"outcome": "cancelled", "summary": "Cancelled."}
 
-    async def _work(self, session: Session, ask: Ask, token: str | None) -> dict[str, Any]:
+    def _ended(self, work: asyncio.Future[dict[str, Any]], task_id: str) -> None:
+        """Tell a client that was answered at once how its task went: cancelled, failed,
+        under review (its end follows when the review ends) or done."""
+        if work.cancelled():
+            result: dict[str, Any] = {"outcome": "cancelled", "summary": "Cancelled."}
+        elif (error := work.exception()) is not None:
+            log.error("the task failed", exc_info=error)
+            result = {"outcome": "error", "summary": visible_lines(f"surehand failed: {error}")}
+        else:
+            result = work.result()
+            if result is self.last_outcome:  # told already, as its review ended at once
+                return
+        self._tell_outcome({**result, "task": task_id})
+
+    def _comment_tasks(self, ask: Ask) -> list[CommentTask] | str:
+        """The ``surehand:`` comment lines an ask from comments names, read from the
+        buffer now; a message when none is left there."""
+        assert self.root is not None and self.source is not None and ask.range is not None
+        relative = relative_of(self.root, ask.uri) if ask.uri else None
+        text = self.source.current(relative) if relative is not None else None
+        tasks = (
+            comment_task.find(text, ask.range.start.line, ask.range.end.line)
+            if text is not None
+            else []
+        )
+        if not tasks:
+            return (
+                "There is no `surehand:` comment on those lines any more: write the request "
+                "as a comment of its own line (`# surehand: …`) and ask again."
+            )
+        return tasks
+
+    async def _work(
+        self, session: Session, ask: Ask, token: str | None, comments: list[CommentTask]
+    ) -> dict[str, Any]:
         assert self.root is not None and self.source is not None
         buffer = progress.ModelTextBuffer(self._log)
 
@@ -200,14 +247,20 @@ class Controller:
             if line := progress.log_line(event):
                 self._log(line)
             if (payload := progress.step_payload(event)) is not None:
-                self.server.protocol.notify(progress.STEP_NOTIFICATION, payload)
+                self.notify_step(payload)
             if token and (message := progress.report_for(event)):
                 self.server.work_done_progress.report(
                     token, types.WorkDoneProgressReport(message=message)
                 )
 
+        relative = relative_of(self.root, ask.uri) if ask.uri is not None else None
+        text = task_text(ask, self.source)
+        if comments and relative is not None:
+            text = comment_task.described(comments, relative)
         try:
-            proposal = await session.run(task_text(ask, self.source), on_event=on_event)
+            proposal = await session.run(text, on_event=on_event)
+            if comments and relative is not None and proposal.changes:
+                proposal = _without_comments(session, proposal, relative, comments)
         except asyncio.CancelledError:
             buffer.flush()
             self._end_progress(token, "Cancelled.")
@@ -231,12 +284,13 @@ class Controller:
         self.source.forget()
         _, landings = land(proposal, self.source.current)
         hunks = HunkReview.of(proposal, landings)
+        task_id = self._task_id
         done: list[dict[str, Any]] = []
 
         def finish(outcome: Review) -> None:
             session.tell(outcome.for_model())
             session.record_review(outcome.as_json(), outcome.verdict.value)
-            result = {**_result(proposal, outcome), "review": hunks.id}
+            result = {**_result(proposal, outcome), "review": hunks.id, "task": task_id}
             done.append(result)
             self._tell_outcome(result)
 
@@ -259,8 +313,29 @@ class Controller:
         }
 
     def _tell_outcome(self, result: dict[str, Any]) -> None:
-        self.last_outcome = result
-        self.server.protocol.notify(OUTCOME, result)
+        """Say how a task went, in a message every client shows, and as ``surehand/outcome``
+        to a client that asked for surehand's notifications."""
+        outcome = result.get("outcome")
+        if outcome != "reviewing":  # the end of a task, kept for surehand.status
+            self.last_outcome = result
+        kind = (
+            types.MessageType.Error
+            if outcome == "error"
+            else types.MessageType.Warning
+            if outcome in ("conflict", "partly_applied") or result.get("incomplete")
+            else types.MessageType.Info
+        )
+        summary = str(result.get("summary", ""))
+        self.server.window_show_message(
+            types.ShowMessageParams(type=kind, message=f"surehand: {summary}")
+        )
+        if self.abilities().notifications:
+            self.server.protocol.notify(OUTCOME, result)
+
+    def notify_step(self, payload: dict[str, Any]) -> None:
+        """A ``surehand/step``, to a client that asked for surehand's notifications."""
+        if self.abilities().notifications:
+            self.server.protocol.notify(progress.STEP_NOTIFICATION, payload)
 
     async def _review(self, session: Session, proposal: Proposal) -> Review:
         assert self.root is not None and self.source is not None
@@ -340,7 +415,28 @@ class Controller:
         return await desk.undo_last()
 
     def review_actions(self, params: types.CodeActionParams) -> list[Any]:
-        return self.desk.code_actions(params) if self.desk is not None else []
+        """The review's actions at the cursor; while a task runs, one that cancels it."""
+        actions: list[Any] = self.desk.code_actions(params) if self.desk is not None else []
+        root = self.root
+        if self.tasks.busy and root and relative_of(root, params.text_document.uri) is not None:
+            cancel = types.Command(title=CANCEL_TITLE, command=CANCEL)
+            literal = types.CodeAction(
+                title=CANCEL_TITLE, kind=types.CodeActionKind.QuickFix, command=cancel
+            )
+            actions.append(literal if self.abilities().code_action_literals else cancel)
+        return actions
+
+    def comment_actions(self, params: types.CodeActionParams) -> list[Any]:
+        """Asks for the ``surehand:`` comment lines at the cursor (``comment_actions``)."""
+        uri = params.text_document.uri
+        relative = relative_of(self.root, uri) if self.root is not None else None
+        text = self.source.current(relative) if self.source and relative is not None else None
+        if text is None:
+            return []
+        actions = comment_actions.comment_actions(text, uri, params)
+        if self.abilities().code_action_literals:
+            return actions
+        return [a.command for a in actions if a.command is not None]
 
     def cancel(self) -> dict[str, Any]:
         """Stop the running task, or end the review under way (what is open is rejected)."""
@@ -516,6 +612,18 @@ class Controller:
             uri = from_fs_path(str(self.root / path))
             if uri and relative_of(self.root, uri) is not None:
                 self._last_about = uri
+
+
+def _without_comments(
+    session: Session, proposal: Proposal, relative: str, comments: list[CommentTask]
+) -> Proposal:
+    """The proposal with the request's comment lines taken out of ``relative``: a hunk of its
+    own (unless the model took them out already)."""
+    now = session.overlay.text(relative)
+    if now is None or (after := comment_task.without(now, comments)) == now:
+        return proposal
+    session.overlay.stage(relative, after, "take out the request's comment")
+    return session.proposal(proposal.end)
 
 
 def _sandbox_status(sandbox: Sandbox, settings: Settings) -> dict[str, Any]:

@@ -16,6 +16,7 @@ When no item is left, ``finish`` gets the outcome.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import shutil
@@ -29,7 +30,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
-from agent.landed import judge
+from agent.landed import judge, operation_of
 from agent.review import FileStatus, Review
 from agent.tools.context import Approval as Verdict
 from agent.tools.context import CommandRequest
@@ -38,12 +39,20 @@ from editing.visible import visible, visible_lines
 from . import code_actions, positions, workspace_edit
 from .approvals import Approvals, Waiting
 from .capabilities import ClientAbilities
-from .diagnostics import SOURCE, approval_diagnostic, item_diagnostic
+from .diagnostics import (
+    ELSEWHERE,
+    SOURCE,
+    approval_diagnostic,
+    elsewhere_diagnostic,
+    item_diagnostic,
+)
 from .documents import BufferSource, relative_of, uri_of
 from .file_undo import FileUndo
 from .hunk_review import HunkReview, Item, Kind, State
 
 log = logging.getLogger(__name__)
+
+APPLY_WAIT = 120.0  # seconds for the client's answer to an edit (a person may be asked first)
 
 
 @dataclass
@@ -58,6 +67,8 @@ class DiagnosticReview:
     undo: FileUndo | None = None
     _sent: set[str] = field(default_factory=set)  # file operations sent, not seen landed yet
     _published: set[str] = field(default_factory=set)
+    _undo_from = 0  # the undo steps before the review under way (not offered as actions)
+    _shows: set[asyncio.Future[None]] = field(default_factory=set)  # showDocument under way
     _diffs: Path | None = None
 
     def __post_init__(self) -> None:
@@ -73,6 +84,8 @@ class DiagnosticReview:
         self, review: HunkReview, anchor: str | None, finish: Callable[[Review], None]
     ) -> None:
         self.review, self.anchor, self.finish = review, anchor, finish
+        assert self.undo is not None
+        self._undo_from = len(self.undo.steps)  # only this review's operations are offered
         self._sent.clear()
         self._settle()
 
@@ -111,7 +124,7 @@ class DiagnosticReview:
                 if item is None or not item.state.open:
                     self._sent.discard(item_id)
                     continue
-                if judge(item.change, self.source.current).status == FileStatus.APPLIED:
+                if judge(item.change, self.source.existing).status == FileStatus.APPLIED:
                     self._accepted_operation(item)
         self.publish()
         if review is not None and review.done:
@@ -243,7 +256,7 @@ class DiagnosticReview:
 
     async def undo_last(self) -> dict[str, Any]:
         assert self.undo is not None
-        return await self.undo.undo(self._apply, self.abilities(), self.source.current)
+        return await self.undo.undo(self._apply, self.abilities(), self.source.existing)
 
     # -- approvals -----------------------------------------------------------------------
 
@@ -308,6 +321,9 @@ class DiagnosticReview:
                 waiting.approval.id in wanted or first <= line <= max(last, first)
             ):
                 actions += code_actions.approval_actions(waiting.approval)
+        if self.review is not None and (ELSEWHERE in wanted or first == 0):
+            actions += self._elsewhere_actions(path)
+        actions += self._undo_actions(path, first)
         if self.review is not None:
             here = [
                 item
@@ -329,6 +345,36 @@ class DiagnosticReview:
             )
         return code_actions.as_lsp(actions, mine, literals=self.abilities().code_action_literals)
 
+    def _undo_actions(self, path: str, line: int) -> list[tuple[str, str, dict[str, Any], bool]]:
+        """Undo of the last file operation accepted in the last review: on its file, and on
+        the first line of any other (until the next task)."""
+        assert self.undo is not None
+        if len(self.undo.steps) <= self._undo_from:
+            return []
+        change = self.undo.steps[-1]
+        if line != 0 and path != change.path:
+            return []
+        target, source = visible(change.path), visible(change.source or "")
+        words = {
+            "create": f"creating {target}",
+            "delete": f"deleting {target}",
+            "rename": f"moving {source} to {target}",
+        }[operation_of(change)]
+        return [(f"surehand: Undo {words}", code_actions.UNDO, {}, False)]
+
+    def _elsewhere_actions(self, path: str) -> list[tuple[str, str, dict[str, Any], bool]]:
+        """Show the next change, accept all, reject all: for changes in files not open."""
+        assert self.review is not None
+        open_paths = set(self.source.paths())
+        if all(self._shown(i) in open_paths for i in self.review.open_items()):
+            return []
+        uri = uri_of(self.root, path)
+        return [
+            ("surehand: Show the next change", code_actions.NEXT, {"uri": uri, "line": 0}, False),
+            ("surehand: Accept all changes", code_actions.ACCEPT_ALL, {}, False),
+            ("surehand: Reject all changes", code_actions.REJECT_ALL, {}, False),
+        ]
+
     def publish(self) -> None:
         by_uri: dict[str, list[types.Diagnostic]] = {}
         if self.review is not None:
@@ -345,11 +391,29 @@ class DiagnosticReview:
                 self._approval_line(waiting),
             )
             by_uri.setdefault(uri_of(self.root, waiting.path), []).append(diagnostic)
+        self._elsewhere(by_uri)
         for uri in self._published | set(by_uri):
             self.server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=by_uri.get(uri, []))
             )
         self._published = set(by_uri)
+
+    def _elsewhere(self, by_uri: dict[str, list[types.Diagnostic]]) -> None:
+        """Add to every open file of the workspace what waits where the person cannot see
+        it: changes in files that are not open, a command's question on another file."""
+        open_paths = set(self.source.paths())
+        counts: dict[str, int] = {}
+        for item in self.review.open_items() if self.review is not None else []:
+            if (shown := self._shown(item)) not in open_paths:
+                counts[shown] = counts.get(shown, 0) + 1
+        for path in open_paths:
+            waiting = [
+                f"{w.path}:{self._approval_line(w) + 1}" for w in self.approvals if w.path != path
+            ]
+            if counts or waiting:
+                by_uri.setdefault(uri_of(self.root, path), []).append(
+                    elsewhere_diagnostic(counts, waiting)
+                )
 
     def progress(self) -> dict[str, Any]:
         review = self.review
@@ -390,7 +454,7 @@ class DiagnosticReview:
         )
         review.expect(items)
         applied = await self._apply(self._edit(change), items[0].label)
-        if not applied:
+        if applied is False:
             for item in items:  # the user said no in the client's own question
                 review.decide(item, State.REJECTED)
         else:
@@ -401,11 +465,18 @@ class DiagnosticReview:
         review = self.review
         assert review is not None
         kind = item.kind.value
-        if self.abilities().can(kind):
-            if await self._apply(self._edit(item.change), item.label):
-                self._sent.add(item.id)
-            else:
+        if (why := self._unsaved(item)) is not None:
+            review.decide(item, State.REJECTED)
+            self.server.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Warning, message=f"surehand: {visible(why)}"
+                )
+            )
+        elif self.abilities().can(kind):
+            if await self._apply(self._edit(item.change), item.label) is False:
                 review.decide(item, State.REJECTED)
+            else:
+                self._sent.add(item.id)
         else:
             assert self.undo is not None
             why = self.undo.perform(item.change)
@@ -420,11 +491,64 @@ class DiagnosticReview:
                 self._sent.add(item.id)
         self._settle()
 
+    def _unsaved(self, item: Item) -> str | None:
+        """Why a delete or move may not go ahead: the file's buffer holds typing that is
+        not on disk, which the operation would lose (None when it may)."""
+        source = item.change.source if item.kind is Kind.RENAME else item.path
+        if item.kind not in (Kind.DELETE, Kind.RENAME) or source is None:
+            return None
+        buffer = self.source.document(source)
+        if buffer is None or buffer.text == self.source.on_disk(source):
+            return None
+        what = "deleted" if item.kind is Kind.DELETE else "moved"
+        return (
+            f"{source} has changes in the editor that are not saved; it was not {what}. "
+            "Save or revert them, then ask again."
+        )
+
     def _accepted_operation(self, item: Item) -> None:
+        """A file operation is on disk: accepted. A buffer the editor still shows of a file
+        that is gone is the person's to close; they are told, and shown the new file."""
         assert self.review is not None and self.undo is not None
         self.review.decide(item, State.ACCEPTED)
         self._sent.discard(item.id)
         self.undo.remember(item.change)
+        gone = item.change.source if item.kind is Kind.RENAME else item.path
+        by_server = not self.abilities().can(item.kind.value)  # else the editor did it, buffers too
+        if (
+            by_server
+            and item.kind in (Kind.DELETE, Kind.RENAME)
+            and gone
+            and self.source.document(gone)
+        ):
+            if item.kind is Kind.DELETE:
+                words = f"{gone} was deleted"
+            else:
+                words = f"{gone} was moved to {item.path}"
+            self.server.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Warning,
+                    message=f"surehand: {visible(words)}; the editor still has a buffer of "
+                    f"{visible(gone)}: close it without saving (saving it would write the "
+                    "old file back).",
+                )
+            )
+        if item.kind in (Kind.CREATE, Kind.RENAME) and self.abilities().show_document:
+            self._show_later(item.path)
+
+    def _show_later(self, relative: str) -> None:
+        """Open ``relative`` in the editor, without taking the focus (``window/showDocument``)."""
+
+        async def show() -> None:
+            try:
+                await self.server.window_show_document_async(
+                    types.ShowDocumentParams(uri=uri_of(self.root, relative), take_focus=False)
+                )
+            except Exception:  # a client that fails it shows nothing; the review goes on
+                log.warning("window/showDocument failed", exc_info=True)
+
+        self._shows.add(task := asyncio.ensure_future(show()))
+        task.add_done_callback(self._shows.discard)
 
     def _edit(self, change: Any) -> types.WorkspaceEdit:
         proposal = dataclasses.replace(self.review.proposal, changes=(change,))  # type: ignore[union-attr]
@@ -439,12 +563,18 @@ class DiagnosticReview:
                 changes.setdefault(document.text_document.uri, []).extend(document.edits)  # type: ignore[arg-type]
         return types.WorkspaceEdit(changes=changes)
 
-    async def _apply(self, edit: types.WorkspaceEdit, label: str) -> bool:
-        """Send the edit; the client's ``applied`` (False when it failed or said no)."""
+    async def _apply(self, edit: types.WorkspaceEdit, label: str) -> bool | None:
+        """Send the edit; the client's ``applied`` (False when it failed or said no), None
+        when it gave no answer in ``APPLY_WAIT`` seconds (Vim's ALE never answers, yet
+        applies it): then only the texts it reports tell whether it landed."""
+        params = types.ApplyWorkspaceEditParams(edit=edit, label=visible(f"surehand: {label}"[:80]))
         try:
-            result = await self.server.workspace_apply_edit_async(
-                types.ApplyWorkspaceEditParams(edit=edit, label=visible(f"surehand: {label}"[:80]))
+            result = await asyncio.wait_for(
+                self.server.workspace_apply_edit_async(params), APPLY_WAIT
             )
+        except TimeoutError:
+            log.warning("workspace/applyEdit: no answer in %s s", APPLY_WAIT)
+            return None
         except Exception:  # a client that fails the request applied nothing
             log.warning("workspace/applyEdit failed", exc_info=True)
             return False

@@ -73,6 +73,34 @@ def approval_diagnostic(
     )
 
 
+ELSEWHERE = "surehand-elsewhere"
+"""The code of the diagnostic that lists changes waiting in files that are not open."""
+
+
+def elsewhere_diagnostic(counts: dict[str, int], waiting: list[str]) -> types.Diagnostic:
+    """On the first line of an open file: the files not open that hold changes to review
+    (``counts``: their paths and how many), and where commands wait for an answer."""
+    parts = []
+    if counts:
+        listed = ", ".join(f"{visible(path)} ({n})" for path, n in sorted(counts.items()))
+        total = sum(counts.values())
+        parts.append(
+            f"surehand: {total} change{'s' if total != 1 else ''} to review in files that "
+            f"are not open: {listed}. Open them to see each, or use the code actions here."
+        )
+    parts += [f"surehand waits for your answer at {visible(where)}." for where in waiting]
+    return types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
+        ),
+        message="\n".join(parts),
+        severity=types.DiagnosticSeverity.Information,
+        source=SOURCE,
+        code=ELSEWHERE,
+        data={"id": ELSEWHERE},
+    )
+
+
 def item_message(item: Item, text: str) -> str:
     label, path, source = visible(item.label), visible(item.path), visible(item.change.source or "")
     heading = {

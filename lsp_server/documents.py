@@ -214,5 +214,23 @@ class BufferSource:
         except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError):
             return None
 
+    def on_disk(self, relative: str) -> str | None:
+        """What ``relative`` holds on disk, whatever a buffer of it says (None: no such
+        text file)."""
+        try:
+            return (self.root / relative).read_bytes().decode("utf-8")
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError, UnicodeDecodeError):
+            return None
+
+    def existing(self, relative: str) -> str | None:
+        """What ``relative`` holds if it exists on disk: its buffer's text, else the disk's;
+        None when the file is not there, whatever buffer the editor still has of it. A file
+        operation happens on disk and is judged there; the text an editor wrote into the
+        new file may still be unsaved in its buffer."""
+        if not (self.root / relative).is_file():
+            return None
+        document = self.document(relative)
+        return document.text if document is not None else self.on_disk(relative)
+
     def forget(self) -> None:
         self.read.clear()

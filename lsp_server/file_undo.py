@@ -24,7 +24,8 @@ from agent.proposal import ProposedChange
 from .capabilities import ClientAbilities
 from .documents import uri_of
 
-Apply = Callable[[types.WorkspaceEdit, str], Awaitable[bool]]
+Apply = Callable[[types.WorkspaceEdit, str], Awaitable[bool | None]]
+"""Sends an edit: the client's ``applied``, None when it did not answer in time."""
 
 
 @dataclass
@@ -73,7 +74,8 @@ class FileUndo:
             return {"undone": None, "why": f"{back.path} exists again; nothing moved"}
         done = False
         if abilities.can(operation_of(back)):
-            done = await apply(self._edit(back, current), f"undo {operation} of {change.path}")
+            answer = await apply(self._edit(back, current), f"undo {operation} of {change.path}")
+            done = bool(answer)
         else:
             done = not self.perform(back)
         if not done:

@@ -233,13 +233,21 @@ def create_server() -> SurehandServer:
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(
-            code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]
+            code_action_kinds=[
+                types.CodeActionKind.QuickFix,
+                types.CodeActionKind.RefactorRewrite,
+                types.CodeActionKind.SourceFixAll,
+            ]
         ),
     )
     def code_actions(
         ls: SurehandServer, params: types.CodeActionParams
     ) -> list[types.CodeAction | types.Command]:
-        return [*controller.review_actions(params), *fix_actions(params)]
+        return [
+            *controller.review_actions(params),
+            *controller.comment_actions(params),
+            *fix_actions(params),
+        ]
 
     return server
 

@@ -180,12 +180,15 @@ def test_every_shared_definition_is_used_and_every_reference_resolves():
         ("command-surehand.status", lambda m: m["result"].update(reviewMode="modal")),
         ("command-surehand.status", lambda m: m["result"].update(lastOutcome={"outcome": "x"})),
         ("capability-surehand.review", lambda m: m["params"]["capabilities"].pop("experimental")),
-        ("outcome-reviewing", lambda m: m["result"].pop("items")),
-        ("outcome-reviewing", lambda m: m["result"]["items"][0].update(state="open")),
-        ("outcome-applied", lambda m: m["result"].update(outcomeNotification=True)),  # no review
-        ("outcome-busy", lambda m: m["result"].update(outcomeNotification=True)),
-        ("outcome_notification-applied", lambda m: m["params"].pop("review")),
+        ("outcome_notification-reviewing", lambda m: m["params"].pop("items")),
+        ("outcome_notification-reviewing", lambda m: m["params"]["items"][0].update(state="x")),
+        ("outcome_notification-reviewing", lambda m: m["params"].pop("task")),
+        ("outcome-applied", lambda m: m["result"].update(review="review-1")),  # never an ask's
+        ("outcome-started", lambda m: m["result"].pop("task")),
+        ("outcome-started", lambda m: m["result"].update(review="review-1")),
+        ("outcome_notification-applied", lambda m: m["params"].pop("task")),
         ("outcome_notification-applied", lambda m: m["params"].update(outcomeNotification=True)),
+        ("outcome_notification-cancelled", lambda m: m["params"].update(task="")),
         ("outcome_notification-cancelled", lambda m: m["params"].update(outcome="busy")),
         ("outcome_notification-error", lambda m: m.pop("params")),
         ("command-surehand.review.accept", lambda m: m["result"].update(state="done")),
@@ -273,20 +276,22 @@ def test_every_outcome_has_an_example_and_the_schemas_list_the_reviews_values():
     assert set(shared["fileStatus"]["enum"]) == {s.value for s in FileStatus}
     assert set(shared["hunk"]["properties"]["status"]["enum"]) == {s.value for s in HunkStatus}
     short = set(shared["short"]["properties"]["outcome"]["enum"])
-    reviewing = load(PROTOCOL / "schema" / "command-surehand.ask.json")["$defs"]["reviewing"]
+    started = load(PROTOCOL / "schema" / "command-surehand.ask.json")["$defs"]["started"]
     assert shown("outcome") == {v.value for v in Verdict} | short | {
-        reviewing["properties"]["outcome"]["const"]
+        started["properties"]["outcome"]["const"]
     }
 
 
 def test_every_outcome_the_notification_carries_has_an_example():
-    params = load(PROTOCOL / "schema" / "outcome.json")["$defs"]["params"]["oneOf"]
-    assert params[0]["$ref"].endswith("/facts") and params[1]["$ref"].endswith("/short")
+    schema = load(PROTOCOL / "schema" / "outcome.json")["$defs"]
+    params = schema["params"]["oneOf"]
+    assert params[0]["$ref"].endswith("/facts") and params[2]["$ref"].endswith("/short")
     notifications = [p for p in EXAMPLES if p.stem.startswith("outcome_notification-")]
     assert {load(p)["method"] for p in notifications} == {OUTCOME}
-    short = set(params[1]["properties"]["outcome"]["enum"])
+    short = set(params[2]["properties"]["outcome"]["enum"])
     assert short == {"cancelled", "error"}, "busy is only ever an ask's answer"
-    assert shown("outcome_notification") == {v.value for v in Verdict} | short
+    reviewing = schema["reviewing"]["properties"]["outcome"]["const"]
+    assert shown("outcome_notification") == {v.value for v in Verdict} | short | {reviewing}
 
 
 def test_the_schemas_list_every_review_item_kind_state_mode_and_answer():

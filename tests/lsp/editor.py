@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import sys
 import time
 from collections.abc import Callable
@@ -43,6 +44,9 @@ PRESETS = {"vscode": "visual-studio-code", "neovim": "neovim@v0.11", "emacs": "e
 FLAVOURS = ["vscode", "neovim"]
 # The VS Code extension reviews proposals itself and says so (docs/review.md).
 REVIEWS_ITSELF = {"vscode": {"surehand": {"review": 1}}}
+# The others take surehand's notifications (``surehand/step``, ``surehand/outcome``), which a
+# test reads; a client that does not announce them gets none (test_plain_client.py).
+NOTIFICATIONS = {"surehand": {"notifications": 1}}
 OUTCOME = "surehand/outcome"
 SERVER = [sys.executable, "-m", "lsp_server"]
 STEP = "surehand/step"
@@ -73,7 +77,8 @@ class Editor:
     encoding: str = types.PositionEncodingKind.Utf16
     server_capabilities: types.ServerCapabilities | None = None  # the initialize answer's
     steps: list[dict[str, Any]] = field(default_factory=list)  # surehand/step notifications
-    outcomes: list[dict[str, Any]] = field(default_factory=list)  # surehand/outcome
+    told: list[dict[str, Any]] = field(default_factory=list)  # every surehand/outcome
+    outcomes: list[dict[str, Any]] = field(default_factory=list)  # those that end a task
 
     # -- buffers -----------------------------------------------------------------
 
@@ -243,8 +248,9 @@ def make_client(flavour: str):
 
         @client.feature(OUTCOME)
         def outcome(params: Any):
-            if client.editor is not None:
-                client.editor.outcomes.append(_plain(params))
+            """Kept as sent, before pygls turns it into tuples (see ``_raw_outcomes``)."""
+
+        _raw_outcomes(client)
 
         return client
 
@@ -252,14 +258,22 @@ def make_client(flavour: str):
 
 
 async def start(
-    client: LanguageClient, flavour: str, root: Path, settings: dict[str, Any]
+    client: LanguageClient,
+    flavour: str,
+    root: Path,
+    settings: dict[str, Any],
+    *,
+    notifications: bool = True,
 ) -> Editor:
-    """Initialize the session with the editor's capabilities; returns its ``Editor``."""
+    """Initialize the session with the editor's capabilities; returns its ``Editor``.
+    ``notifications=False``: the editor as it is, announcing nothing of surehand's."""
     editor = Editor(client, flavour, root)
     client.editor = editor
     client.set_configuration(settings, section="surehand")
     capabilities = client_capabilities(PRESETS[flavour])
-    capabilities.experimental = REVIEWS_ITSELF.get(flavour)
+    capabilities.experimental = REVIEWS_ITSELF.get(
+        flavour, NOTIFICATIONS if notifications else None
+    )
     result = await client.initialize_session(
         types.InitializeParams(
             capabilities=capabilities,
@@ -285,6 +299,22 @@ def _tell_commands_from_code_actions(converter: Any) -> None:
         return converter.structure(value, types.CodeAction)
 
     converter.register_structure_hook(types.Command | types.CodeAction, structure)
+
+
+def _raw_outcomes(client: LanguageClient) -> None:
+    """Keep each ``surehand/outcome`` as the JSON it came in: pygls hands a notification's
+    params over as named tuples, which rename keys such as paths (``files``)."""
+    structure = client.protocol.structure_message
+
+    def keep(data: dict[str, Any]) -> Any:
+        if isinstance(data, dict) and data.get("method") == OUTCOME and client.editor:
+            params = copy.deepcopy(data.get("params"))
+            client.editor.told.append(params)
+            if isinstance(params, dict) and params.get("outcome") != "reviewing":
+                client.editor.outcomes.append(params)
+        return structure(data)
+
+    client.protocol.structure_message = keep
 
 
 def _plain(value: Any) -> Any:
@@ -327,7 +357,19 @@ async def command(client: LanguageClient, name: str, *arguments: Any, timeout: f
 
 
 async def ask(client: LanguageClient, task: str, timeout: float = TIMEOUT, **extra: Any) -> dict:
-    return await command(client, "surehand.ask", {"task": task, **extra}, timeout=timeout)
+    """The ask's answer; for an editor that is answered at once (``started``), what the task
+    came to: its first ``surehand/outcome`` (under review, or its end)."""
+    editor = client.editor
+    told = len(editor.told) if editor is not None else 0
+    result = await command(client, "surehand.ask", {"task": task, **extra}, timeout=timeout)
+    if result.get("outcome") != "started" or editor is None:
+        return result
+
+    def outcome() -> dict[str, Any] | None:
+        mine = [o for o in editor.told[told:] if o.get("task") == result["task"]]
+        return mine[0] if mine else None
+
+    return await wait_until(outcome, timeout, what="the task's outcome")
 
 
 async def wait_until(check: Callable[[], Any], timeout: float = TIMEOUT, what: str = "") -> Any:
@@ -361,11 +403,14 @@ class Editors:
     settings: dict[str, Any]
     clients: list[LanguageClient] = field(default_factory=list)
 
-    async def open(self, flavour: str = "vscode", **overrides: Any) -> Editor:
+    async def open(
+        self, flavour: str = "vscode", *, notifications: bool = True, **overrides: Any
+    ) -> Editor:
         client = await launch(flavour)
         self.clients.append(client)
+        settings = {**self.settings, **overrides}
         return await asyncio.wait_for(
-            start(client, flavour, self.root, {**self.settings, **overrides}), TIMEOUT
+            start(client, flavour, self.root, settings, notifications=notifications), TIMEOUT
         )
 
     async def applying(self, flavour: str) -> Editor:

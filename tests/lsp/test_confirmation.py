@@ -144,14 +144,18 @@ async def test_an_approval_waits_at_the_tasks_line_and_is_said_in_a_message(
     assert said[0].type == types.MessageType.Warning
     no_hidden(question.message, said[0].message)
     assert editor.asked == [], "never a blocking question"
-    assert (await actions_at(editor, "calc.py", 0)) == [], "not on line 1"
+    elsewhere = [a.title for a in await actions_at(editor, "calc.py", 0)]
+    assert elsewhere == ["surehand: Cancel the running task"], "no approval on line 1"
 
     actions = await actions_at(editor, "calc.py", 4)
     titles = [a.title for a in actions]
     assert titles[0].startswith("surehand: Allow once `echo 'ok\\x1b[2K")
     assert titles[1].startswith("surehand: Deny")
-    assert titles[2:] == ["surehand: Always allow this command"], "last, if offered at all"
-    assert [bool(a.is_preferred) for a in actions] == [True, False, False]
+    assert titles[2:] == [
+        "surehand: Always allow this command",  # the approval's last, if offered at all
+        "surehand: Cancel the running task",
+    ]
+    assert [bool(a.is_preferred) for a in actions] == [True, False, False, False]
     no_hidden(*titles)
     await run(editor, actions, "surehand: Deny")
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -396,6 +397,17 @@ def test_an_ask_about_a_file_outside_the_workspace_is_refused(
     assert openai_server.completions == []
 
 
+def under_review(server: RawServer) -> dict:
+    """The review a task answered ``started`` opened, once it is out (``surehand.status``)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        review = server.command("surehand.status")["result"]["review"]
+        if review is not None:
+            return review
+        time.sleep(0.05)
+    raise AssertionError("no review opened")
+
+
 def test_documents_outside_the_workspace_are_never_read(
     server: RawServer, outside: Path, openai_server: ScriptedServer
 ):
@@ -414,8 +426,8 @@ def test_documents_outside_the_workspace_are_never_read(
 
     answer = server.command("surehand.ask", {"task": "Fix add."}, timeout=30)
 
-    assert answer["result"]["outcome"] == "reviewing", answer
-    assert answer["result"]["items"][0]["path"] == "calc.py"  # found on disk, not the fake
+    assert answer["result"]["outcome"] == "started", answer
+    assert under_review(server)["items"][0]["path"] == "calc.py"  # found on disk, not the fake
     server.command("surehand.review.rejectAll")
 
 
@@ -424,15 +436,15 @@ def test_review_commands_name_only_this_reviews_items(
 ):
     server.open("calc.py", CALC)
     openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
-    first = server.command("surehand.ask", {"task": "Fix add."}, timeout=30)["result"]
-    assert first["outcome"] == "reviewing", first
+    assert server.command("surehand.ask", {"task": "Fix add."})["result"]["outcome"] == "started"
+    first = under_review(server)
     old_id = first["items"][0]["id"]
     server.command("surehand.review.rejectAll")
     server.command("surehand.reset")
     swap = edit("def sub(a, b):\n    return a - b\n", "def sub(a, b):\n    return b - a\n", "swap")
     openai_server.add(Turn(tool_calls=[swap]), Turn(tool_calls=[FINISH]))
-    second = server.command("surehand.ask", {"task": "Fix add again."}, timeout=30)["result"]
-    assert second["outcome"] == "reviewing", second
+    server.command("surehand.ask", {"task": "Fix add again."})
+    second = under_review(server)
     item = second["items"][0]["id"]
     assert item != old_id
 

@@ -19,6 +19,7 @@ import pytest
 from lsprotocol import types
 
 from lsp_server import code_actions
+from lsp_server.diagnostics import ELSEWHERE
 from tests.lsp.editor import Editor, Editors, ask, command, wait_until
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit, task_sent
@@ -61,8 +62,11 @@ def editor_settings() -> dict:
 
 
 def shown(editor: Editor, relative: str) -> list[types.Diagnostic]:
+    """The review's diagnostics on a file, without the summary of what waits elsewhere."""
     return [
-        d for d in editor.client.diagnostics.get(editor.uri(relative), []) if d.source == "surehand"
+        d
+        for d in editor.client.diagnostics.get(editor.uri(relative), [])
+        if d.source == "surehand" and d.code != ELSEWHERE
     ]
 
 
@@ -381,7 +385,11 @@ async def test_an_approval_is_a_diagnostic_and_the_task_waits(
     assert "surehand wants to run `cat calc.py`" in question.message
     assert not task.done(), "the task waits for the answer"
     actions = await actions_at(editor, "calc.py", 0)
-    assert [a.title.split(" `")[0] for a in actions] == ["surehand: Allow once", "surehand: Deny"]
+    assert [a.title.split(" `")[0] for a in actions] == [
+        "surehand: Allow once",
+        "surehand: Deny",
+        "surehand: Cancel the running task",
+    ]
     await run(editor, actions, f"surehand: {answer}")
 
     result = await task
