@@ -57,11 +57,21 @@ def _split(text: str) -> tuple[list[str], bool]:
     return lines, False
 
 
-def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str) -> Replacement:
+def build(
+    doc: Document,
+    matches: Sequence[Match],
+    old: str,
+    new: str,
+    path: str,
+    *,
+    marked: Sequence[Opcode] | None = None,
+) -> Replacement:
     """The replacement for ``matches`` of ``old`` by ``new`` (both as the model meant them).
 
     ``matches`` are the matches that share lines (replace_all can find two on
-    one line); whole-line matches always come alone.
+    one line); whole-line matches always come alone. ``marked`` pairs old's
+    lines with new's as a patch chunk's markers do; without it (or when it
+    does not cover the lines) a line diff pairs them.
     """
     first, last = matches[0], matches[-1]
     start, end = doc.whole_lines(first.start, last.end, ends_line=last.ends_line)
@@ -83,7 +93,12 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
     new_lines, new_ends_with_newline = _split(model_new)
     if _is_plain_splice(doc, first, indent):
         replacement = _plain_splice(
-            doc, (start, end), old_lines, (new_lines, new_ends_with_newline), last
+            doc,
+            (start, end),
+            old_lines,
+            (new_lines, new_ends_with_newline),
+            last,
+            opcodes=_opcodes(old_lines, new_lines, marked),
         )
         if replacement.lines is not None and not _is_span(doc.view, model_old, (start, end)):
             # The model's old lines are not the file's (a deletion took the whole line).
@@ -99,7 +114,7 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
     loose = first.level == Level.PUNCTUATION
 
     out: list[Line] = []
-    opcodes = line_opcodes(old_lines, new_lines)
+    opcodes = _opcodes(old_lines, new_lines, marked)
     old_offsets, new_offsets = _offsets(old_lines), _offsets(new_lines)
     for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
@@ -133,6 +148,15 @@ def build(doc: Document, matches: Sequence[Match], old: str, new: str, path: str
         new_ends_with_newline = False
     text = _join(out, new_ends_with_newline, around)
     return Replacement(start, end, text, last.ends_line, tuple(opcodes))
+
+
+def _opcodes(
+    old_lines: list[str], new_lines: list[str], marked: Sequence[Opcode] | None
+) -> list[Opcode]:
+    """``marked`` when it covers exactly these lines, else their line diff."""
+    if marked and marked[-1][2] == len(old_lines) and marked[-1][4] == len(new_lines):
+        return list(marked)
+    return line_opcodes(old_lines, new_lines)
 
 
 def _offsets(lines: list[str]) -> list[int]:
@@ -198,6 +222,8 @@ def _plain_splice(
     old_lines: list[str],
     new: tuple[list[str], bool],
     last: Match,
+    *,
+    opcodes: list[Opcode],
 ) -> Replacement:
     """``build`` for a plain splice: the lines old and new share are the
     file's own already; a changed line is written as the model wrote it,
@@ -206,7 +232,6 @@ def _plain_splice(
     new_lines, new_ends_with_newline = new
     if len(old_lines) != doc.view.count("\n", start, end) + 1 - last.ends_line:
         raise AssertionError("matched lines and quoted lines differ in number")
-    opcodes = line_opcodes(old_lines, new_lines)
     out: list[str] = []
     for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":

@@ -35,7 +35,7 @@ from .. import applied, elision, explain, indentation, matcher, report
 from ..document import Document, Line
 from ..errors import AlreadyApplied, Ambiguous, InvalidRequest, NotFound, Placeholder
 from ..escapes import unescape
-from ..line_diff import line_opcodes
+from ..line_diff import Opcode, line_opcodes
 from ..matcher import Level, Match, Scope
 from ..replacement import Replacement, build
 from . import messages
@@ -209,9 +209,10 @@ def by_position(
     old, new = texts
     old_lines, new_lines = old.split("\n")[:-1], new.split("\n")[:-1]
     context, groups = marked_groups(chunk)
+    marked = marked_opcodes((old_lines, new_lines), context, groups)
     # Built first in every case: a refusal it gives (new lines that cannot be
     # re-indented) stands whichever way the chunk is written.
-    whole = [build(doc, [match], old, new, path)]
+    whole = [build(doc, [match], old, new, path, marked=marked)]
     if (
         len(old_lines) != len(chunk.old_lines)
         or len(new_lines) != len(chunk.new_lines)
@@ -242,7 +243,8 @@ def by_position(
         piece_old = "".join(line + "\n" for line in old_lines[i1:i2])
         piece_new = "".join(line + "\n" for line in new_lines[j1:j2])
         if piece_old != piece_new:
-            replacements.append(build(doc, [sub], piece_old, piece_new, path))
+            piece_marked = within_piece(marked, (i1, i2, j1, j2))
+            replacements.append(build(doc, [sub], piece_old, piece_new, path, marked=piece_marked))
     _, last_old, first_new, last_new = pieces[-1]
     at_end = not match.ends_line and match.end == len(doc.view)
     if at_end and first_new == last_new and last_old == len(old_lines):
@@ -350,6 +352,48 @@ def marked_groups(chunk: Chunk) -> tuple[list[tuple[int, int]], list[Group]]:
     if opened is not None:
         groups.append((opened[0], i, opened[1], j))
     return context, groups
+
+
+def marked_opcodes(
+    lines: tuple[Sequence[str], Sequence[str]],
+    context: list[tuple[int, int]],
+    groups: list[Group],
+) -> list[Opcode]:
+    """The chunk's old lines paired with its new ones as its markers pair them:
+    context lines equal, each run of ``-`` and ``+`` lines diffed on its own
+    (a line the run removes and adds again is one the model only copied)."""
+    old_lines, new_lines = lines
+    runs: list[Opcode] = [("equal", i, i + 1, j, j + 1) for i, j in context]
+    for i1, i2, j1, j2 in groups:
+        runs += [
+            (tag, a1 + i1, a2 + i1, b1 + j1, b2 + j1)
+            for tag, a1, a2, b1, b2 in line_opcodes(old_lines[i1:i2], new_lines[j1:j2])
+        ]
+    runs.sort(key=lambda run: (run[1], run[3]))
+    opcodes: list[Opcode] = []
+    for run in runs:
+        if opcodes and run[0] == opcodes[-1][0] == "equal":
+            _, i1, _, j1, _ = opcodes[-1]
+            opcodes[-1] = ("equal", i1, run[2], j1, run[4])
+        else:
+            opcodes.append(run)
+    return opcodes
+
+
+def within_piece(opcodes: list[Opcode], piece: Group) -> list[Opcode]:
+    """``opcodes`` cut to the lines of ``piece``, counted from its first lines
+    (a piece cuts only between context lines, never inside a run)."""
+    i0, i9, j0, j9 = piece
+    out: list[Opcode] = []
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "equal":
+            start, stop = max(i1, i0), min(i2, i9)
+            if start < stop:
+                shift = j1 - i1
+                out.append(("equal", start - i0, stop - i0, start + shift - j0, stop + shift - j0))
+        elif i0 <= i1 and i2 <= i9 and j0 <= j1 and j2 <= j9:
+            out.append((tag, i1 - i0, i2 - i0, j1 - j0, j2 - j0))
+    return out
 
 
 def keeps_context(

@@ -98,3 +98,25 @@ def test_padded_lines_around_a_moved_blank_lose_their_padding_too() -> None:
 )
 def test_a_file_without_a_final_newline_stays_without_one(text: str, body: str, after: str) -> None:
     assert patched(text, body) == after
+
+
+@pytest.mark.parametrize(
+    ("text", "body", "after"),
+    [
+        # A first run of added lines that repeats the context line after it:
+        # the context line keeps its trailing blanks, the added twin is new.
+        (
+            "def f():\n    x = 1  \n    z = 3\n",
+            "@@ def f():\n+    x = 1\n+    y = 2\n     x = 1\n-    z = 3\n+    z = 4\n",
+            "def f():\n    x = 1\n    y = 2\n    x = 1  \n    z = 4\n",
+        ),
+        # Found only by folding punctuation: the context line keeps its bytes.
+        (
+            "a = “x”\nb = 1  \nc = 2\n",
+            '@@\n a = "x"\n+b = 1\n+b = 0\n b = 1\n-c = 2\n+c = 3\n',
+            "a = “x”\nb = 1\nb = 0\nb = 1  \nc = 3\n",
+        ),
+    ],
+)
+def test_lines_are_paired_as_the_markers_pair_them(text: str, body: str, after: str) -> None:
+    assert patched(text, body) == after
