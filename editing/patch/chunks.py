@@ -204,7 +204,8 @@ def by_position(
     what its own lines show of the model's drift, and the trailing blanks
     the chunk's old lines show the model adding are taken off its ``+``
     lines first; a chunk found by folding punctuation (drift a run may not
-    show) is written whole.
+    show) is written whole. Either way ``build`` pairs the lines as the
+    markers do (``marked_opcodes``), not by a diff of their text.
     """
     old, new = texts
     old_lines, new_lines = old.split("\n")[:-1], new.split("\n")[:-1]
