@@ -313,8 +313,8 @@ class Controller:
         }
 
     def _tell_outcome(self, result: dict[str, Any]) -> None:
-        """Say how a task went, in a message every client shows, and as ``surehand/outcome``
-        to a client that asked for surehand's notifications."""
+        """Say how a task went: as ``surehand/outcome`` to a client that asked for surehand's
+        notifications (it shows it its own way), else in a message every client shows."""
         outcome = result.get("outcome")
         if outcome != "reviewing":  # the end of a task, kept for surehand.status
             self.last_outcome = result
@@ -325,12 +325,13 @@ class Controller:
             if outcome in ("conflict", "partly_applied") or result.get("incomplete")
             else types.MessageType.Info
         )
+        if self.abilities().notifications:
+            self.server.protocol.notify(OUTCOME, result)
+            return
         summary = str(result.get("summary", ""))
         self.server.window_show_message(
             types.ShowMessageParams(type=kind, message=f"surehand: {summary}")
         )
-        if self.abilities().notifications:
-            self.server.protocol.notify(OUTCOME, result)
 
     def notify_step(self, payload: dict[str, Any]) -> None:
         """A ``surehand/step``, to a client that asked for surehand's notifications."""

@@ -24,6 +24,7 @@ from . import code_actions as review_commands
 from .ask import BadArguments, parse_ask
 from .capabilities import reviews_itself
 from .controller import Controller
+from .diagnostics import GOVERNS_MARK
 
 log = logging.getLogger(__name__)
 
@@ -281,7 +282,7 @@ def fix_actions(params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
     actions = []
     for diagnostic in params.context.diagnostics:
-        if diagnostic.source == "surehand":
+        if diagnostic.source == "surehand" or _ours(diagnostic.message):
             continue  # a hunk under review: its own actions are offered
         task = f"Fix this problem: {diagnostic.message}"
         actions.append(
@@ -295,6 +296,12 @@ def fix_actions(params: types.CodeActionParams) -> list[types.CodeAction]:
             )
         )
     return actions
+
+
+def _ours(message: str) -> bool:
+    """Whether a diagnostic's message is one of the review's (Vim's ALE sends a diagnostic
+    back without its ``source``)."""
+    return message.startswith(("surehand ", "surehand:", GOVERNS_MARK))
 
 
 def _action(

@@ -16,6 +16,7 @@ import pytest
 from lsprotocol import types
 
 from lsp_server.diagnostics import ELSEWHERE
+from lsp_server.server import FIX_THIS
 from tests.lsp.editor import Editor, Editors, command, wait_until
 from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit, task_sent
@@ -124,6 +125,17 @@ async def test_the_proposal_and_its_end_are_said_in_messages(
     assert answer["outcome"] == "started"
     await the_end(editor, "Review the hunks shown as diagnostics")
     (hunk,) = review_diagnostics(editor, "calc.py")
+    # Vim's ALE sends the diagnostic back without its source: still no "fix this" on it.
+    bare = types.Diagnostic(range=hunk.range, message=hunk.message)
+    found = await editor.client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=editor.uri("calc.py")),
+            range=types.Range(start=hunk.range.start, end=hunk.range.start),
+            context=types.CodeActionContext(diagnostics=[bare]),
+        )
+    )
+    titles = [a.title for a in found or []]
+    assert FIX_THIS not in titles and titles[0].startswith("surehand: Accept hunk"), titles
 
     await run(editor, await actions(editor, "calc.py", hunk.range.start.line), "surehand: Accept")
 

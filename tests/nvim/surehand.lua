@@ -48,11 +48,19 @@ vim.lsp.config('surehand', {
   workspace_required = true,
   settings = { surehand = settings },
   init_options = settings,
+  -- Ask for surehand's own notifications: `surehand/outcome` says when the proposal is
+  -- out and how the task ended (without it, the server says so in `window/showMessage`).
+  capabilities = vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_capabilities(), {
+    experimental = { surehand = { notifications = 1 } },
+  }),
   handlers = {
-    -- The outcome of a task, once its review ended.
     ['surehand/outcome'] = function(_, result)
-      running = false
-      done(result)
+      if result.outcome == 'reviewing' then
+        say(('surehand: %d to review (code actions on each). %s'):format(result.remaining, result.modelSummary))
+      else
+        running = false
+        done(result)
+      end
     end,
   },
   on_init = function(client)
@@ -123,9 +131,8 @@ vim.api.nvim_create_user_command('Surehand', function(command)
   running = true
   say('surehand: working on it… (:SurehandCancel stops it)')
   run('surehand.ask', argument, function(result)
-    if result.outcome == 'reviewing' then
-      say(('surehand: %d to review (code actions on each). %s'):format(result.remaining, result.modelSummary))
-    elseif not result.outcomeNotification then -- else surehand/outcome brings it too
+    -- `started`: the task runs, and surehand/outcome follows; else it did not start.
+    if result.outcome ~= 'started' then
       running = result.outcome == 'busy'
       done(result)
     end
