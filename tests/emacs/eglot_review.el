@@ -7,8 +7,9 @@
 ;; surehand's diagnostics, then takes each step of `steps' in turn: point on
 ;; `line' (0-based), the code actions there (`eglot-code-actions'), and the one
 ;; whose title starts with `title' executed as eglot's menu executes it. It
-;; waits for the `surehand/outcome' notification and writes what happened as
-;; JSON to `result'.  Every wait is bounded; an error is written there too.
+;; waits for the outcome, which eglot shows as a `window/showMessage' line in
+;; *Messages* (eglot announces none of surehand's notifications, so none
+;; comes), and writes what happened as JSON to `result'.  Every wait is bounded; an error is written there too.
 ;; What Emacs shows is captured too: flymake's text of each surehand diagnostic
 ;; (what the echo area and `flymake-show-buffer-diagnostics' show) as first
 ;; published, and the *Messages* buffer (eglot's `window/showMessage' lines).
@@ -19,11 +20,16 @@
 (require 'json)
 (require 'cl-lib)
 
-(defvar surehand-outcome nil "The params of the last surehand/outcome notification.")
+(defconst surehand-ending "^\\[eglot\\] Server reports (type=[0-9]): surehand: \\(calc\\.py: .*\\)$"
+  "A message eglot shows for the end of a task (its summary starts with the file).")
 
-(cl-defmethod eglot-handle-notification
-  (_server (_method (eql surehand/outcome)) &rest params)
-  (setq surehand-outcome params))
+(defun surehand-outcome ()
+  "The summary of the task's end, from the last message eglot showed for it; or nil."
+  (with-current-buffer (messages-buffer)
+    (save-excursion
+      (goto-char (point-max))
+      (when (re-search-backward surehand-ending nil t)
+        (match-string-no-properties 1)))))
 
 (defun surehand-wait (what check &optional seconds)
   "Let the server and timers run until CHECK gives non-nil; error after SECONDS.
@@ -90,11 +96,11 @@ one) run here as they would while the user pauses."
           ;; What eglot's menu does with the action picked.
           (eglot--read-execute-code-action (list action) server "quickfix")
           (surehand-wait (format "a change after %s" title)
-                         (lambda () (or surehand-outcome
+                         (lambda () (or (surehand-outcome)
                                         (not (equal (surehand-diagnostics) before)))))
           (push (surehand-diagnostics) seen)))
-      (surehand-wait "surehand/outcome" (lambda () surehand-outcome))
-      (setq out (plist-put out :outcome surehand-outcome))
+      (surehand-wait "the outcome's message" #'surehand-outcome)
+      (setq out (plist-put out :outcome (surehand-outcome)))
       (setq out (plist-put out :text (buffer-substring-no-properties (point-min) (point-max))))
       (setq out (plist-put out :modified (if (buffer-modified-p) t :json-false)))
       (setq out (plist-put out :messages (with-current-buffer (messages-buffer)
