@@ -22,7 +22,18 @@ from lsp_server import code_actions
 from lsp_server.diagnostics import ELSEWHERE
 from tests.lsp.editor import Editor, Editors, ask, command, wait_until
 from tests.support.openai_server import Call, ScriptedServer, Turn
-from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit, task_sent
+from tests.support.scripted_task import (
+    CALC,
+    CREATE,
+    DELETE,
+    FINISH,
+    FIX,
+    FIXED,
+    MOVE,
+    UTIL,
+    edit,
+    task_sent,
+)
 from tests.test_protocol import example
 
 pytestmark = pytest.mark.asyncio
@@ -35,19 +46,6 @@ BOTH = FIXED.replace(
 )
 SUB_ONLY = CALC.replace(
     "def sub(a, b):\n    return a - b\n", "def sub(a, b):\n    return a - b  # sub\n"
-)
-UTIL = "def double(x):\n    return 2 * x\n"
-CREATE = Call("create_file", {"path": "util.py", "content": UTIL, "description": "new util"})
-DELETE = Call("delete_file", {"path": "old.py", "description": "old goes"})
-MOVE = Call(
-    "apply_patch",
-    {
-        "patch": (
-            "*** Begin Patch\n*** Update File: a.py\n*** Move to: pkg/b.py\n@@ def f():\n"
-            "-    return 1\n+    return 2\n*** End Patch"
-        ),
-        "description": "move f",
-    },
 )
 
 

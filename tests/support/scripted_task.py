@@ -28,3 +28,28 @@ FINISH = Call("finish", {"summary": "add now adds."})
 def task_sent(model: ScriptedServer, request: int = -1) -> str:
     """The last message of a completion request: the task, after any notes for the model."""
     return model.completions[request].body["messages"][-1]["content"]
+
+
+# -- files the model creates, deletes or moves (old.py and a.py are in the project) ------------
+
+OLD = "OLD = 1\n"
+A = "def f():\n    return 1\n"
+UTIL = "def double(x):\n    return 2 * x\n"
+CREATE = Call("create_file", {"path": "util.py", "content": UTIL, "description": "new util"})
+DELETE = Call("delete_file", {"path": "old.py", "description": "old goes"})
+MOVE = Call(
+    "apply_patch",
+    {
+        "patch": (
+            "*** Begin Patch\n*** Update File: a.py\n*** Move to: pkg/b.py\n@@ def f():\n"
+            "-    return 1\n+    return 2\n*** End Patch"
+        ),
+        "description": "move f",
+    },
+)
+MOVED = "def f():\n    return 2\n"
+"""``MOVE``'s file as it is at its new path, ``pkg/b.py``."""
+SUB_NOTE = edit(
+    "def sub(a, b):\n    return a - b\n", "def sub(a, b):\n    return a - b  # sub\n", "sub noted"
+)
+"""A second hunk of calc.py, beside ``FIX``."""
