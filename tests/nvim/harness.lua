@@ -23,8 +23,24 @@
 -- Each step records the diagnostics it saw (`out.seen`), and code actions
 -- offered (`out.offered`).
 --
+-- With `steps` (the whole scenario, `test_neovim_scenario.py`), nothing is
+-- asked up front: each step is taken in turn, as the user would,
+--   { do = 'ask', task }: `:Surehand task` in the current buffer;
+--   { do = 'keys', file?, keys }: typed in normal mode (`:normal! keys`);
+--   { do = 'action', file?, line, title }: as above, in `file`'s buffer;
+--   { do = 'edit', file }: the user goes to `file`;
+-- then it waits until `until` holds (each key optional): `lines` { [path] =
+-- lines of surehand's diagnostics }, `message` (a text vim.notify showed),
+-- `exists` (a path on disk), `answered` (a command's answer came), `done` (`User SurehandDone` ran), after
+-- `settle_ms` (the user waits that long first), and records in `out.record` the
+-- project's loaded buffers (text, modified), its files on disk, surehand's
+-- diagnostics per file (open or not), the code actions offered, the answers
+-- of `workspace/executeCommand` and the messages shown. Paths are relative
+-- to `root`.
+--
 -- SPEC.json: { snippet, cmd, settings, file, task, range?, choices?, review?,
---              result, prepare?, typing?, attach_ms?, task_ms?, log_level? }
+--              steps?, root?, result, prepare?, typing?, attach_ms?, task_ms?,
+--              log_level? }
 --   prepare: { start, stop, lines }: before asking, the user replaces lines
 --            [start, stop) of the buffer (0-based; unsaved changes).
 --   typing:  { before = <choice>, start, stop, lines, think_ms? }: the same,
@@ -35,6 +51,7 @@ local spec = vim.json.decode(table.concat(vim.fn.readfile(spec_file), '\n'), {
   luanil = { object = true },
 })
 local out = { events = {}, notified = {}, shown = {}, edits = {} }
+local scenario -- the `steps` mode, below
 local started = vim.uv.hrtime()
 
 local function log(what, data)
@@ -198,6 +215,161 @@ local function review(client, finished)
   end
 end
 
+-- The scenario mode (`steps`).
+local function relative(name)
+  local root = spec.root .. '/'
+  return vim.startswith(name, root) and name:sub(#root + 1) or nil
+end
+
+local function snapshot(client)
+  local state = { buffers = vim.empty_dict(), disk = vim.empty_dict(), diagnostics = vim.empty_dict() }
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    local name = relative(vim.api.nvim_buf_get_name(bufnr))
+    if name and vim.api.nvim_buf_is_loaded(bufnr) then
+      state.buffers[name] = { text = text_of(bufnr), modified = vim.bo[bufnr].modified }
+    end
+  end
+  for name, kind in vim.fs.dir(spec.root, { depth = 10 }) do
+    if kind == 'file' and not name:match('^%.') and not name:match('/%.') then
+      state.disk[name] = table.concat(vim.fn.readfile(spec.root .. '/' .. name, 'b'), '\n')
+    end
+  end
+  local namespace = vim.lsp.diagnostic.get_namespace(client.id)
+  for _, d in ipairs(vim.diagnostic.get(nil, { namespace = namespace })) do
+    local name = relative(vim.api.nvim_buf_get_name(d.bufnr)) or vim.api.nvim_buf_get_name(d.bufnr)
+    state.diagnostics[name] = state.diagnostics[name] or {}
+    table.insert(state.diagnostics[name], { line = d.lnum, message = d.message, code = d.code or vim.NIL })
+  end
+  for _, found in pairs(state.diagnostics) do
+    table.sort(found, function(a, b)
+      return a.line < b.line
+    end)
+  end
+  return state
+end
+
+local function holds(client, want, result)
+  local state = snapshot(client)
+  for name, lines in pairs(want.lines or {}) do
+    local found = vim.tbl_map(function(d)
+      return d.line
+    end, state.diagnostics[name] or {})
+    if not vim.deep_equal(found, lines) then
+      return false
+    end
+  end
+  if want.message then
+    local shown = vim.tbl_filter(function(n)
+      return n.message:find(want.message, 1, true) ~= nil
+    end, out.notified)
+    if #shown == 0 then
+      return false
+    end
+  end
+  local answered = vim.tbl_filter(function(c)
+    return c.command == want.answered
+  end, out.commands)
+  if want.answered and #answered == 0 then
+    return false
+  end
+  if want.exists and not vim.uv.fs_stat(spec.root .. '/' .. want.exists) then
+    return false
+  end
+  return not want.done or result() ~= nil
+end
+
+local function go_to(file)
+  if file and vim.api.nvim_buf_get_name(0) ~= spec.root .. '/' .. file then
+    vim.cmd.edit(vim.fn.fnameescape(spec.root .. '/' .. file))
+    assert(vim.wait(10000, function()
+      return vim.lsp.get_clients({ bufnr = 0, name = 'surehand' })[1] ~= nil
+    end, 20), 'surehand did not attach to ' .. file)
+  end
+end
+
+scenario = function(client, result)
+  out.record, out.commands = {}, {}
+  local function ms()
+    return math.floor((vim.uv.hrtime() - started) / 1e6)
+  end
+  -- The answers of workspace/executeCommand (`:Surehand`'s ask, code actions' commands).
+  local request = client.request
+  client.request = function(self, method, params, handler, bufnr)
+    if method == 'workspace/executeCommand' then
+      local sent, inner = ms(), handler
+      handler = function(err, answer, ctx, config)
+        table.insert(out.commands, {
+          command = params.command,
+          sent = sent,
+          ms = ms() - sent,
+          answer = answer or vim.NIL,
+          error = err and err.message or vim.NIL,
+        })
+        if inner then
+          return inner(err, answer, ctx, config)
+        end
+      end
+    end
+    return request(self, method, params, handler, bufnr)
+  end
+  local notified = 0
+  for index, step in ipairs(spec.steps) do
+    local record = { step = index, ms = ms() }
+    local kind = step['do']
+    if kind == 'ask' then
+      local before = vim.uv.hrtime()
+      vim.cmd('Surehand ' .. step.task)
+      record.took_ms = math.floor((vim.uv.hrtime() - before) / 1e6)
+    elseif kind == 'keys' then
+      go_to(step.file)
+      vim.cmd.normal({ step.keys, bang = true })
+      record.running = result() == nil
+    elseif kind == 'edit' then
+      go_to(step.file)
+    elseif kind == 'action' then
+      go_to(step.file)
+      vim.api.nvim_win_set_cursor(0, { step.line + 1, 0 })
+      local params = vim.lsp.util.make_range_params(0, client.offset_encoding)
+      params.context = { diagnostics = vim.lsp.diagnostic.from(vim.diagnostic.get(0, { lnum = step.line })) }
+      local answers = vim.lsp.buf_request_sync(0, 'textDocument/codeAction', params, 5000) or {}
+      record.offered = {}
+      for _, answer in pairs(answers) do
+        for _, action in ipairs(answer.result or {}) do
+          table.insert(record.offered, action.title)
+        end
+      end
+      local found = vim.tbl_filter(function(title)
+        return vim.startswith(title, step.title)
+      end, record.offered)
+      assert(#found == 1, ('%d code actions %s on line %d: %s'):format(#found, step.title, step.line, vim.inspect(record.offered)))
+      vim.lsp.buf.code_action({
+        apply = true,
+        filter = function(action)
+          return vim.startswith(action.title, step.title)
+        end,
+      })
+    else
+      error('unknown step ' .. vim.inspect(step))
+    end
+    local want = step['until'] or {}
+    vim.wait(want.settle_ms or 0, function()
+      return false
+    end, 20)
+    local ok = vim.wait(20000, function()
+      return holds(client, want, result)
+    end, 20)
+    record.waited_ms = ms() - record.ms
+    for name, value in pairs(snapshot(client)) do
+      record[name] = value
+    end
+    record.shown = vim.list_slice(out.notified, notified + 1)
+    notified = #out.notified
+    record.result = result() or vim.NIL
+    table.insert(out.record, record)
+    assert(ok, ('step %d: %s did not hold: %s'):format(index, vim.inspect(want), vim.json.encode(record)))
+  end
+end
+
 local function main()
   vim.lsp.log.set_level(spec.log_level or 'warn')
   vim.cmd('filetype on') -- -u NONE leaves it off, and vim.lsp.enable starts on FileType
@@ -224,6 +396,11 @@ local function main()
       result = event.data
     end,
   })
+  if spec.steps then
+    return scenario(client, function()
+      return result
+    end)
+  end
   if spec.prepare then -- the user's unsaved changes before the ask
     vim.api.nvim_buf_set_lines(bufnr, spec.prepare.start, spec.prepare.stop, true, spec.prepare.lines)
   end

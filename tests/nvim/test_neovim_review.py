@@ -95,8 +95,12 @@ def test_files_are_created_deleted_or_moved_only_on_their_own_accept(
 
     seen = run_neovim(tmp_path, openai_server, root, None, review=steps)
 
-    (create,) = seen["seen"][0]  # on calc.py, the file asked about
+    # On calc.py, the file asked about: the new file, and the changes to files not open.
+    elsewhere, create = sorted(seen["seen"][0], key=lambda d: "proposes" in d["message"])
     assert create["message"].startswith("surehand proposes a new file util.py: new util")
+    assert elsewhere["message"].startswith(
+        "surehand: 2 changes to review in files that are not open:"
+    ), seen["seen"][0]
     assert seen["result"]["outcome"] == "partly_applied", seen["result"]
     assert {d["path"]: d["status"] for d in seen["result"]["details"]} == {
         "util.py": "applied",
@@ -126,8 +130,9 @@ def test_a_command_approval_is_a_diagnostic_with_code_actions(
     assert question["severity"] == 2  # vim.diagnostic.severity.WARN
     assert seen["offered"][0][0] == "surehand: Allow once `python3 --version`"
     assert "surehand: Deny `python3 --version`" in seen["offered"][0]
+    assert seen["offered"][0][-1] == "surehand: Cancel the running task", "it still runs"
     always = [t for t in seen["offered"][0] if t.startswith("surehand: Always allow")]
-    assert not always or seen["offered"][0][-1] == always[0], "always allow comes last"
+    assert not always or seen["offered"][0][-2] == always[0], "always allow comes last"
     assert [e for e in seen["events"] if e["what"] == "select"] == [], "nothing was asked"
     assert seen["result"]["outcome"] == "no_changes", seen["result"]
     tool = [m for m in openai_server.completions[-1].body["messages"] if m["role"] == "tool"]
