@@ -108,6 +108,7 @@ def test_files_are_created_deleted_or_moved_only_on_their_own_accept(
         "pkg/b.py": "applied",
     }
     assert buffer(seen, root, "util.py") == UTIL
+    assert (root / "util.py").read_text(encoding="utf-8") == "", "created; its text unsaved"
     assert (root / "old.py").read_text(encoding="utf-8") == "OLD = 1\n", "rejected: kept"
     assert not (root / "a.py").exists()
     assert buffer(seen, root, "pkg/b.py") == "def f():\n    return 2\n"
