@@ -25,6 +25,7 @@
 ;;                             published for FILE (eglot drops those of a file
 ;;                             that is not open, so they are read as they come)
 ;;   message: TEXT             a message containing TEXT in *Messages*
+;;   exists: [FILE...], absent: [FILE...]  files on disk
 ;; then records what the user has: each project buffer's text and modified
 ;; flag, each project file on disk, what flymake shows in each buffer, the
 ;; code actions offered, the answer, the questions asked and the messages
@@ -43,7 +44,7 @@
 (require 'flymake)
 
 (defvar surehand-root nil)
-(defvar surehand-seen-messages 0 "How many of *Messages*' lines a step has reported.")
+(defvar surehand-seen-messages 1 "Where in *Messages* the next step's messages start.")
 (defvar surehand-published (make-hash-table :test #'equal)
   "FILE (relative) -> surehand's diagnostics the server last published: ((LINE . MESSAGE)...).")
 (defvar surehand-questions nil "What eglot asked the user since the last step.")
@@ -147,15 +148,19 @@ one) run here as they would while the user pauses."
 
 (defun surehand-new-messages ()
   "The lines eglot wrote to *Messages* since the last step (`[eglot] ...')."
-  (let* ((all (split-string (surehand-messages) "\n"))
-         (new (nthcdr surehand-seen-messages all)))
-    (setq surehand-seen-messages (length all))
-    (vconcat (cl-remove-if-not (lambda (line) (string-prefix-p "[eglot]" line)) new))))
+  (with-current-buffer (messages-buffer)
+    (let ((new (buffer-substring-no-properties (min surehand-seen-messages (point-max))
+                                               (point-max))))
+      (setq surehand-seen-messages (point-max))
+      (vconcat (cl-remove-if-not (lambda (line) (string-prefix-p "[eglot]" line))
+                                 (split-string new "\n"))))))
 
 (defun surehand-holds (until)
   (and (surehand-lines-hold (plist-get until :lines))
        (or (null (plist-get until :message))
-           (string-match-p (regexp-quote (plist-get until :message)) (surehand-messages)))))
+           (string-match-p (regexp-quote (plist-get until :message)) (surehand-messages)))
+       (cl-every (lambda (file) (file-exists-p (surehand-path file))) (plist-get until :exists))
+       (cl-notany (lambda (file) (file-exists-p (surehand-path file))) (plist-get until :absent))))
 
 (defun surehand-buffers ()
   (let ((out nil))

@@ -277,6 +277,10 @@ def shown_list(texts: list[str]) -> str:
     return "".join(f"  {text}\n" for text in texts)
 
 
+def flymake_list(shown: dict[str, list[str]]) -> str:
+    return "".join(f"  {name}: {line}\n" for name, lines in shown.items() for line in lines)
+
+
 def messages(run: Run) -> str:
     """eglot's lines in *Messages*, by step (the project's path as <project>)."""
     return "".join(
@@ -395,6 +399,208 @@ def test_scenario_hunks_in_two_files(emacs: str, tmp_path: Path, openai_server: 
         + shown_list(other["answer"]["offered"])
         + "\nwhat eglot asked then:\n"
         + shown_list([q.replace(str(run.root), "<project>") for q in other["asked"]])
+        + "\n*Messages* (eglot's lines), step by step:\n"
+        + messages(run),
+    )
+
+
+def test_scenario_a_command_file_operations_and_undo(
+    emacs: str, tmp_path: Path, openai_server: ScriptedServer
+):
+    """A command approved through "Allow once"; a new file, a delete (its buffer open)
+    and a move accepted through their code actions, done on disk by the server; the
+    undo code action takes the move back; the next ask starts."""
+    openai_server.add(
+        slow(Turn(tool_calls=[CAT])),
+        Turn(tool_calls=[CREATE, DELETE, MOVE]),
+        Turn(tool_calls=[FINISH]),
+        Turn(tool_calls=[FINISH]),
+    )
+    files = {"calc.py": CALC, "old.py": "OLD = 1\n", "a.py": "def f():\n    return 1\n"}
+    steps = [
+        {"do": "open", "file": "old.py"},
+        {"do": "open", "file": "a.py"},
+        {"do": "ask", "file": "calc.py", "task": "reorganise", "until": {"lines": {"calc.py": [0]}}},
+        {"do": "action", "file": "calc.py", "line": 0, "title": "surehand: Allow once", "until": {"lines": {"old.py": [0], "a.py": [0]}, "message": "Review the hunks"}},
+        {"do": "action", "file": "calc.py", "line": 0, "title": "surehand: Accept new file", "until": {"exists": ["util.py"]}},
+        {"do": "action", "file": "old.py", "line": 0, "title": "surehand: Accept deleting", "until": {"message": "old.py was deleted"}},
+        {"do": "close", "file": "old.py"},
+        {"do": "action", "file": "a.py", "line": 0, "title": "surehand: Accept moving", "until": {"message": "surehand: util.py: created"}},
+        {"do": "close", "file": "a.py"},
+        {"do": "action", "file": "calc.py", "line": 0, "title": "surehand: Undo moving", "until": {"exists": ["a.py"]}},
+        {"do": "ask", "file": "calc.py", "task": "again", "until": {"message": "(type=3): surehand: add now adds.\n"}},
+    ]  # fmt: skip
+
+    run = run_scenario(emacs, tmp_path, openai_server, files, steps, settings={"sandbox": "off"})
+    opened = run.step(1)
+    assert set(opened["buffers"]) == {"calc.py", "old.py", "a.py"}
+    asked = run.step(2)
+    started_at_once(asked)
+    (question,) = asked["published"]["calc.py"]
+    assert question[1].startswith("surehand wants to run `cat calc.py`"), question
+    assert asked["flymake"]["calc.py"][0].startswith(
+        "1: eglot-warning: surehand [a1]: surehand wants to run `cat calc.py`"
+    )
+    assert asked["published"]["old.py"] == [[0, "surehand waits for your answer at calc.py:1."]]
+    assert reports(asked)[-1].startswith(
+        "[eglot] Server reports (type=2): surehand waits for your answer: run `cat calc.py`?"
+    )
+    assert asked["disk"] == files
+
+    allowed = run.step(3)
+    assert allowed["answer"]["offered"] == [
+        "surehand: Allow once `cat calc.py`",
+        "surehand: Deny `cat calc.py`",
+        "surehand: Cancel the running task",
+    ]
+    tool = [m for m in openai_server.completions[1].body["messages"] if m["role"] == "tool"]
+    assert tool[0]["content"].startswith("$ cat calc.py\ndef add(a, b):"), tool[0]["content"]
+    assert allowed["published"]["calc.py"][0][1].startswith(
+        "surehand proposes a new file util.py: new util"
+    )
+    assert allowed["published"]["old.py"] == [[0, "surehand proposes deleting old.py: old goes"]]
+    assert allowed["published"]["a.py"][0][1].startswith(
+        "surehand proposes moving a.py to pkg/b.py: move f"
+    )
+    assert allowed["disk"] == files, "nothing before an accept"
+
+    created = run.step(4)
+    assert created["answer"]["offered"][:2] == [
+        "surehand: Accept new file util.py",
+        "surehand: Reject new file util.py",
+    ]
+    assert created["disk"] == {**files, "util.py": UTIL}, "the server created it"
+    assert "util.py" not in created["buffers"]
+
+    deleted = run.step(5)
+    assert deleted["answer"]["offered"][:3] == [
+        "surehand: Undo creating util.py",
+        "surehand: Accept deleting old.py",
+        "surehand: Reject deleting old.py",
+    ]
+    assert deleted["disk"] == {"calc.py": CALC, "a.py": files["a.py"], "util.py": UTIL}
+    assert deleted["buffers"]["old.py"] == {"text": "OLD = 1\n", "modified": False, "managed": True}
+    assert reports(deleted) == [
+        "[eglot] Server reports (type=2): surehand: old.py was deleted; the editor still has a "
+        "buffer of old.py: close it without saving (saving it would write the old file back)."
+    ]
+    assert "old.py" not in deleted["published"], "the delete is accepted"
+
+    closed = run.step(6)
+    assert "old.py" not in closed["buffers"]
+    assert closed["disk"] == deleted["disk"]
+
+    moved = run.step(7)
+    assert moved["answer"]["offered"][:3] == [
+        "surehand: Undo deleting old.py",
+        "surehand: Accept moving a.py to pkg/b.py",
+        "surehand: Reject moving a.py to pkg/b.py",
+    ]
+    assert moved["disk"] == {
+        "calc.py": CALC,
+        "util.py": UTIL,
+        "pkg/b.py": "def f():\n    return 2\n",
+    }
+    assert moved["buffers"]["a.py"]["text"] == files["a.py"], "the buffer the user closes"
+    assert moved["published"] == {} and moved["flymake"] == {}
+    assert reports(moved) == [
+        "[eglot] Server reports (type=2): surehand: a.py was moved to pkg/b.py; the editor still "
+        "has a buffer of a.py: close it without saving (saving it would write the old file back).",
+        "[eglot] Server reports (type=3): surehand: util.py: created. old.py: deleted. "
+        "pkg/b.py: moved from a.py, accepted: move f (line 2). The model's summary: add now adds.",
+    ]
+
+    undone = run.step(9)
+    assert undone["answer"]["offered"] == ["surehand: Undo moving a.py to pkg/b.py"]
+    assert undone["disk"] == {
+        "calc.py": CALC,
+        "util.py": UTIL,
+        "a.py": "def f():\n    return 2\n",
+    }
+    assert undone["buffers"] == {"calc.py": {"text": CALC, "modified": False, "managed": True}}
+
+    again = run.step(10)
+    started_at_once(again)
+    assert reports(again) == ["[eglot] Server reports (type=3): surehand: add now adds."]
+    assert again["disk"] == undone["disk"]
+    assert run.error.startswith("exit 0"), run.error
+
+    check_capture(
+        "test_scenario_a_command_file_operations_and_undo",
+        "flymake, after the ask (file: line: type: text):\n"
+        + flymake_list(asked["flymake"])
+        + "\ncode actions offered on line 1 of calc.py then:\n"
+        + shown_list(allowed["answer"]["offered"])
+        + "\nflymake, after the command ran:\n"
+        + flymake_list(allowed["flymake"])
+        + "\ncode actions offered on line 1 of old.py, a.py, calc.py, one after the other:\n"
+        + shown_list(deleted["answer"]["offered"])
+        + "  --\n"
+        + shown_list(moved["answer"]["offered"])
+        + "  --\n"
+        + shown_list(undone["answer"]["offered"])
+        + "\n*Messages* (eglot's lines), step by step:\n"
+        + messages(run),
+    )
+
+
+def test_scenario_a_task_written_as_a_comment(
+    emacs: str, tmp_path: Path, openai_server: ScriptedServer
+):
+    """``# surehand: make add handle None`` in the buffer: its code action, picked in
+    eglot-code-actions' menu, asks (answered at once though the model takes longer than
+    eglot's timeout); the proposal takes the comment out."""
+    openai_server.add(slow(Turn(tool_calls=[NONE_FIX])), Turn(tool_calls=[FINISH]))
+    files = {"calc.py": COMMENT + FIXED}
+    steps = [
+        {"do": "action", "file": "calc.py", "line": 0, "title": "Ask surehand: make add handle None", "until": {"lines": {"calc.py": [0, 2]}, "message": "Review the hunks"}},
+        {"do": "action", "file": "calc.py", "line": 2, "title": "surehand: Accept hunk", "until": {"lines": {"calc.py": [0]}}},
+        {"do": "action", "file": "calc.py", "line": 0, "title": "surehand: Accept hunk", "until": {"message": "surehand: calc.py: accepted"}},
+    ]  # fmt: skip
+
+    run = run_scenario(emacs, tmp_path, openai_server, files, steps)
+
+    asked = run.step(0)
+    assert asked["answer"]["offered"] == ["Ask surehand: make add handle None"]
+    assert asked["answer"]["seconds"] < QUICK, "the ask answered before the model's turn ended"
+    assert "make add handle None" in openai_server.completions[0].body["messages"][-1]["content"]
+    assert asked["published"]["calc.py"][0][1].startswith(
+        "surehand proposes: take out the request's comment"
+    )
+    assert asked["buffers"]["calc.py"] == {
+        "text": COMMENT + FIXED,
+        "modified": False,
+        "managed": True,
+    }
+    assert asked["disk"] == files
+    handled = FIXED.replace(
+        "    return a + b\n",
+        "    if a is None or b is None:\n        return None\n    return a + b\n",
+        1,
+    )
+    accepted = run.step(1)
+    assert accepted["answer"]["offered"][0] == "surehand: Accept hunk: add handles None"
+    assert accepted["buffers"]["calc.py"]["text"] == COMMENT + handled
+    assert accepted["buffers"]["calc.py"]["modified"] is True
+    assert accepted["disk"] == files
+    removed = run.step(2)
+    assert removed["answer"]["offered"][0].startswith(
+        "surehand: Accept hunk: take out the request's comment"
+    )
+    assert removed["buffers"]["calc.py"]["text"] == handled, "the comment taken out"
+    assert removed["disk"] == files
+    assert removed["published"] == {} and removed["flymake"] == {}
+    assert reports(removed)[-1].startswith(
+        "[eglot] Server reports (type=3): surehand: calc.py: accepted:"
+    ), removed["shown"]
+    assert run.error.startswith("exit 0"), run.error
+
+    check_capture(
+        "test_scenario_a_task_written_as_a_comment",
+        "code actions offered on the comment's line:\n"
+        + shown_list(asked["answer"]["offered"])
+        + "\nflymake, after the ask (line: type: text):\n"
+        + shown_list(asked["flymake"]["calc.py"])
         + "\n*Messages* (eglot's lines), step by step:\n"
         + messages(run),
     )
