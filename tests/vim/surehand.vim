@@ -16,9 +16,18 @@ let g:ale_linters = {'python': ['surehand']}
 " Show every window/showMessage (ALE's default shows errors only).
 let g:ale_lsp_show_message_severity = 'information'
 
+" The server's answer to the last command (an ask answers {"outcome": "started", ...}
+" at once; the proposal comes as diagnostics); an error is echoed.
+function! s:Answered(response) abort
+    let g:surehand_answer = a:response
+    if has_key(a:response, 'error')
+        echoerr 'surehand: ' . get(a:response.error, 'message', '')
+    endif
+endfunction
+
 function! s:Send(command, arguments) abort
     call ale#lsp_linter#SendRequest(bufnr(''), 'surehand',
-    \   ale#lsp#message#ExecuteCommand(a:command, a:arguments))
+    \   ale#lsp#message#ExecuteCommand(a:command, a:arguments), function('s:Answered'))
 endfunction
 
 " :SurehandAsk {task}  asks about the current file.
