@@ -52,6 +52,7 @@ from .hunk_review import HunkReview, Item, Kind, State
 
 log = logging.getLogger(__name__)
 
+BUFFER_GRACE = 1.0  # seconds an editor has to close the buffer of a file it deleted or moved
 APPLY_WAIT = 120.0  # seconds for the client's answer to an edit (a person may be asked first)
 
 
@@ -67,6 +68,7 @@ class DiagnosticReview:
     undo: FileUndo | None = None
     _sent: set[str] = field(default_factory=set)  # file operations sent, not seen landed yet
     _published: set[str] = field(default_factory=set)
+    _told: list[str] = field(default_factory=list)  # warnings to show once republished
     _undo_from = 0  # the undo steps before the review under way (not offered as actions)
     _shows: set[asyncio.Future[None]] = field(default_factory=set)  # showDocument under way
     _diffs: Path | None = None
@@ -127,6 +129,11 @@ class DiagnosticReview:
                 if judge(item.change, self.source.existing).status == FileStatus.APPLIED:
                     self._accepted_operation(item)
         self.publish()
+        while self._told:  # after the diagnostics: an editor that echoes the one under the
+            # cursor when they come (Vim's ALE) would write over a message sent before them
+            self.server.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=self._told.pop(0))
+            )
         if review is not None and review.done:
             self.review = None
             if self.finish is not None:
@@ -256,7 +263,7 @@ class DiagnosticReview:
 
     async def undo_last(self) -> dict[str, Any]:
         assert self.undo is not None
-        return await self.undo.undo(self._apply, self.abilities(), self.source.existing)
+        return await self.undo.undo(self._apply_in_steps, self.abilities(), self.source.existing)
 
     # -- approvals -----------------------------------------------------------------------
 
@@ -473,7 +480,7 @@ class DiagnosticReview:
                 )
             )
         elif self.abilities().can(kind):
-            if await self._apply(self._edit(item.change), item.label) is False:
+            if await self._apply_in_steps(self._edit(item.change), item.label) is False:
                 review.decide(item, State.REJECTED)
             else:
                 self._sent.add(item.id)
@@ -514,27 +521,32 @@ class DiagnosticReview:
         self._sent.discard(item.id)
         self.undo.remember(item.change)
         gone = item.change.source if item.kind is Kind.RENAME else item.path
-        by_server = not self.abilities().can(item.kind.value)  # else the editor did it, buffers too
-        if (
-            by_server
-            and item.kind in (Kind.DELETE, Kind.RENAME)
-            and gone
-            and self.source.document(gone)
-        ):
+        if item.kind in (Kind.DELETE, Kind.RENAME) and gone:
             if item.kind is Kind.DELETE:
                 words = f"{gone} was deleted"
             else:
                 words = f"{gone} was moved to {item.path}"
-            self.server.window_show_message(
-                types.ShowMessageParams(
-                    type=types.MessageType.Warning,
-                    message=f"surehand: {visible(words)}; the editor still has a buffer of "
-                    f"{visible(gone)}: close it without saving (saving it would write the "
-                    "old file back).",
-                )
+            warning = (
+                f"surehand: {visible(words)}; the editor still has a buffer of "
+                f"{visible(gone)}: close it without saving (saving it would write the "
+                "old file back)."
             )
+            if not self.abilities().can(item.kind.value):  # the server did it: buffers stay
+                if self.source.document(gone):
+                    self._told.append(warning)
+            else:  # the editor did it, and may close the buffer a moment after its answer
+                asyncio.get_running_loop().call_later(
+                    BUFFER_GRACE, self._warn_if_open, gone, warning
+                )
         if item.kind in (Kind.CREATE, Kind.RENAME) and self.abilities().show_document:
             self._show_later(item.path)
+
+    def _warn_if_open(self, gone: str, warning: str) -> None:
+        """Say ``warning`` if the editor still has a buffer of ``gone``, a file not on disk."""
+        if self.source.document(gone) is not None and self.source.on_disk(gone) is None:
+            self.server.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=warning)
+            )
 
     def _show_later(self, relative: str) -> None:
         """Open ``relative`` in the editor, without taking the focus (``window/showDocument``)."""
@@ -562,6 +574,16 @@ class DiagnosticReview:
             if isinstance(document, types.TextDocumentEdit):
                 changes.setdefault(document.text_document.uri, []).extend(document.edits)  # type: ignore[arg-type]
         return types.WorkspaceEdit(changes=changes)
+
+    async def _apply_in_steps(self, edit: types.WorkspaceEdit, label: str) -> bool | None:
+        """Send a file item's edit: its file operations, then its text (``in_steps``); the
+        first answer that is not yes."""
+        answer: bool | None = True
+        for step in workspace_edit.in_steps(edit):
+            answer = await self._apply(step, label)
+            if answer is not True:
+                return answer
+        return answer
 
     async def _apply(self, edit: types.WorkspaceEdit, label: str) -> bool | None:
         """Send the edit; the client's ``applied`` (False when it failed or said no), None

@@ -6,6 +6,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import signal
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Generator
@@ -119,9 +120,14 @@ class SurehandServer(LanguageServer):
         self.initialization_options: dict[str, Any] = {}
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve on stdio until exit, the end of the input or SIGTERM / SIGHUP (an editor that
+        stops its server without exit, as Vim's ALE does): every way out stops the task's
+        commands and removes the shadow copy."""
         self._stop_event = threading.Event()
-        reader = transport.stdin_reader(stdin or sys.stdin.buffer, self.thread_pool)
+        reader = transport.stdin_reader(stdin or sys.stdin.buffer)
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        for stop in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(stop, _exit_on_signal)
         try:
             asyncio.run(self._read(reader))
         except BrokenPipeError:
@@ -129,6 +135,7 @@ class SurehandServer(LanguageServer):
         except (KeyboardInterrupt, SystemExit):
             pass
         finally:
+            self.controller.exiting()
             self.shutdown()
 
     def start_tcp(self, host: str, port: int) -> None:
@@ -137,6 +144,7 @@ class SurehandServer(LanguageServer):
         async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             self.protocol.set_writer(writer)
             await self._read(reader.read)
+            self.controller.exiting()
             self.shutdown()
 
         async def serve() -> None:
@@ -152,6 +160,11 @@ class SurehandServer(LanguageServer):
         await transport.run(
             self._stop_event, read_some, self.protocol, log, self.report_server_error
         )
+
+
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    """SIGTERM or SIGHUP: leave the event loop as ``exit`` does (``start_io`` cleans up)."""
+    raise SystemExit(0)
 
 
 def create_server() -> SurehandServer:
@@ -281,15 +294,18 @@ def fix_actions(params: types.CodeActionParams) -> list[types.CodeAction]:
     """ "Ask surehand to fix this" for each diagnostic, or for a selection."""
     uri = params.text_document.uri
     actions = []
+    review_here = False  # a review item or approval at the cursor: its own actions are offered
     for diagnostic in params.context.diagnostics:
         if diagnostic.source == "surehand" or _ours(diagnostic.message):
-            continue  # a hunk under review: its own actions are offered
+            review_here = True
+            continue
         task = f"Fix this problem: {diagnostic.message}"
         actions.append(
             _action(task, uri, diagnostic.range, types.CodeActionKind.QuickFix, [diagnostic])
         )
     selection = params.range
-    if not actions and selection.start != selection.end:
+    # Vim's ALE sends a one-character range with the cursor's diagnostics: not a selection.
+    if not actions and not review_here and selection.start != selection.end:
         actions.append(
             _action(
                 "Fix the selected code.", uri, selection, types.CodeActionKind.RefactorRewrite, None

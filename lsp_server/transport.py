@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import queue
 import re
 import threading
 from collections.abc import Awaitable, Callable
@@ -359,11 +360,39 @@ def _refuse(protocol: Any, refused: Refused, *, answer: bool = True) -> None:
         log.warning("Could not answer a refused message", exc_info=True)
 
 
-def stdin_reader(stream: Any, executor: Any) -> ReadSome:
-    """``read_some`` over a binary stream (stdin), its blocking reads on ``executor``."""
+def stdin_reader(stream: Any) -> ReadSome:
+    """``read_some`` over a binary stream (stdin), its blocking reads done one at a time by a
+    daemon thread of its own: a read that never returns (an editor that stops the server
+    with a signal keeps the pipe open) never keeps the process from ending."""
     read = getattr(stream, "read1", stream.read)
+    requests: queue.SimpleQueue[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[bytes]]]
+    requests = queue.SimpleQueue()
+
+    def pump() -> None:
+        while True:
+            n, loop, future = requests.get()
+            try:
+                data = read(n)
+            except BaseException as error:
+                loop.call_soon_threadsafe(_settle, future, None, error)
+            else:
+                loop.call_soon_threadsafe(_settle, future, data, None)
+
+    threading.Thread(target=pump, name="surehand-stdin", daemon=True).start()
 
     def read_some(n: int) -> Awaitable[bytes]:
-        return asyncio.get_running_loop().run_in_executor(executor, read, n)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[bytes] = loop.create_future()
+        requests.put((n, loop, future))
+        return future
 
     return read_some
+
+
+def _settle(future: asyncio.Future[bytes], data: bytes | None, error: BaseException | None) -> None:
+    if future.done():  # cancelled meanwhile
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(data or b"")

@@ -54,6 +54,22 @@ def build(
     )
 
 
+def in_steps(edit: types.WorkspaceEdit) -> list[types.WorkspaceEdit]:
+    """One file item's edit as the edits to send one after the other: its file operations,
+    then its text edits. LSP applies ``documentChanges`` in order, but lsp-mode 8.0 applies
+    the text edits first, so a new or moved file's text went nowhere; sent apart, the
+    text edit only goes once the file is there, in every client."""
+    changes = edit.document_changes or []
+    operations = [c for c in changes if not isinstance(c, types.TextDocumentEdit)]
+    texts = [c for c in changes if isinstance(c, types.TextDocumentEdit)]
+    if not operations or not texts:
+        return [edit]
+    return [
+        types.WorkspaceEdit(document_changes=operations),
+        types.WorkspaceEdit(document_changes=texts),
+    ]
+
+
 @dataclass
 class _Builder:
     root: Path

@@ -59,7 +59,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # Folders whose every test drives a real editor or a real language server:
 # all of them are in the slow tier, whether or not a module says so.
-SLOW_FOLDERS = ("lsp", "nvim", "emacs")
+SLOW_FOLDERS = ("lsp", "nvim", "emacs", "vim")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -50,11 +50,6 @@
     :initialization-options settings))
   (add-hook 'python-mode-hook #'lsp))
 
-;; lsp-mode 8.0 applies a workspace edit's text edits before its file
-;; operations, so a new or moved file's text goes nowhere: announce no file
-;; operations, and surehand creates, deletes and moves files itself on your accept.
-(define-advice lsp--client-capabilities (:filter-return (capabilities) surehand)
-  (cl-subst [] ["create" "rename" "delete"] capabilities :test #'equal))
 
 (defun surehand-ask (task)
   "Ask surehand for TASK about the current file."

@@ -321,3 +321,34 @@ async def test_exit_while_shutdown_still_waits_is_quiet_and_leaves_nothing(
     assert shadows_of(marker) == []
     stderr = capfd.readouterr().err
     assert "Traceback" not in stderr, stderr[-3000:]
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP", "end of input"])
+async def test_a_server_stopped_without_exit_leaves_nothing(
+    editors: Editors, openai_server: ScriptedServer, project: Path, how: str
+):
+    """An editor that ends the server without shutdown and exit (Vim's ALE sends SIGTERM;
+    a closed terminal, SIGHUP; a crashed editor closes the pipe): the task's command is
+    stopped and the shadow copy removed, as on exit."""
+    marker = f"marker-{uuid.uuid4().hex}.txt"
+    (project / marker).write_text("")
+    editor = await editors.open("vscode", commandAllowlist=["sleep"])
+    editor.open("calc.py")
+    sleep = Call("run_command", {"command": "sleep 30", "timeout": None})
+    openai_server.add(Turn(tool_calls=[FIX, sleep]))
+    asking = asyncio.ensure_future(ask(editor.client, "Fix add."))
+    await wait_until(lambda: shadows_of(marker), what="the shadow copy")
+    await wait_until(lambda: sleepers(editor), what="the command's process")
+    running = sleepers(editor)
+
+    server = editor.client._server
+    async with killed_on_failure(server):
+        if how == "end of input":
+            server.stdin.close()
+        else:
+            server.send_signal(getattr(signal, how))
+        await asyncio.wait_for(server.wait(), 10)
+
+    asking.cancel()
+    await wait_until(lambda: not [p for p in running if alive(p)], what="the command stopped")
+    assert shadows_of(marker) == []

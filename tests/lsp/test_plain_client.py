@@ -130,7 +130,10 @@ async def test_the_proposal_and_its_end_are_said_in_messages(
     found = await editor.client.text_document_code_action_async(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=editor.uri("calc.py")),
-            range=types.Range(start=hunk.range.start, end=hunk.range.start),
+            range=types.Range(  # ALE's: one character at the cursor
+                start=hunk.range.start,
+                end=types.Position(line=hunk.range.start.line, character=1),
+            ),
             context=types.CodeActionContext(diagnostics=[bare]),
         )
     )
