@@ -71,7 +71,10 @@ def _serve(args: argparse.Namespace) -> int:
         host, _, port = args.tcp.rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
+        from .server import end_process  # noqa: PLC0415 - loaded with the server
+
         server.start_io()
+        end_process(server.stopped_by)
     return 0
 
 

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+ANSWER_FIRST = 3  # loop turns a task answered at once waits for its answer to be written
 CONFIGURATION_WAIT = 5.0  # seconds an early ask waits for the client's settings
 ALLOW_ONCE, ALLOW_ALWAYS, DENY = "Allow once", "Always allow this command", "Deny"
 APPLY, SHOW_DIFF, DISCARD = "Apply", "Show diff", "Discard"
@@ -186,7 +187,7 @@ class Controller:
         self._task_count += 1
         task_id = self._task_id = f"task-{self._task_count}"
         waits = self.abilities().reviews_itself
-        work = asyncio.ensure_future(self._work(session, ask, token, comments))
+        work = asyncio.ensure_future(self._work(session, ask, token, comments, after=not waits))
         # A client that waits for the answer may cancel its request to stop the task; for
         # any other the ask is answered at once, and no timeout of its can touch the task.
         self.tasks.add(work, token=token, request_id=request_id if waits else None)
@@ -236,9 +237,21 @@ class Controller:
         return tasks
 
     async def _work(
-        self, session: Session, ask: Ask, token: str | None, comments: list[CommentTask]
+        self,
+        session: Session,
+        ask: Ask,
+        token: str | None,
+        comments: list[CommentTask],
+        *,
+        after: bool = False,
     ) -> dict[str, Any]:
+        """Run the task and propose its result. ``after``: the ask is answered at once, and
+        that answer goes out before anything of the task (Emacs 28's jsonrpc leaves a
+        message unread when one comes while it still waits for the answer)."""
         assert self.root is not None and self.source is not None
+        if after:
+            for _ in range(ANSWER_FIRST):  # the handler's end, then pygls's sending of it
+                await asyncio.sleep(0)
         buffer = progress.ModelTextBuffer(self._log)
 
         def on_event(event: Any) -> None:

@@ -6,11 +6,12 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import os
 import signal
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Generator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NoReturn
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -118,6 +119,7 @@ class SurehandServer(LanguageServer):
         )
         self.controller = Controller(self)
         self.initialization_options: dict[str, Any] = {}
+        self.stopped_by: int | None = None  # the signal that stopped ``start_io``, if one did
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve on stdio until exit, the end of the input or SIGTERM / SIGHUP (an editor that
@@ -130,6 +132,8 @@ class SurehandServer(LanguageServer):
             signal.signal(stop, _exit_on_signal)
         try:
             asyncio.run(self._read(reader))
+        except _Stopped as stopped:
+            self.stopped_by = stopped.signum
         except BrokenPipeError:
             log.error("Connection to the client is lost! Shutting down the server.")
         except (KeyboardInterrupt, SystemExit):
@@ -162,9 +166,32 @@ class SurehandServer(LanguageServer):
         )
 
 
+class _Stopped(SystemExit):
+    """The server was told to stop by a signal (``signum``)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(0)
+        self.signum = signum
+
+
 def _exit_on_signal(signum: int, frame: Any) -> None:
     """SIGTERM or SIGHUP: leave the event loop as ``exit`` does (``start_io`` cleans up)."""
-    raise SystemExit(0)
+    raise _Stopped(signum)
+
+
+def end_process(stopped_by: int | None) -> NoReturn:
+    """End the server's process once it has cleaned up, without the interpreter's own
+    shutdown: the stdin reader may still be blocked in a read, and finalizing stdin under
+    it aborts the process. A signal that stopped the server is raised again with its
+    default action, so the editor sees the process ended by it."""
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    if stopped_by is not None:
+        signal.signal(stopped_by, signal.SIG_DFL)
+        os.kill(os.getpid(), stopped_by)
+    os._exit(0)
 
 
 def create_server() -> SurehandServer:

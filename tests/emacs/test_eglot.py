@@ -24,14 +24,25 @@ from typing import Any
 import pytest
 
 from tests.lsp.editor import settings_for
-from tests.support.openai_server import Call, ScriptedServer, Turn, _chunks
-from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
+from tests.support.openai_server import Call, ScriptedServer, Turn, streamed_over
+from tests.support.scripted_task import (
+    CALC,
+    COMMENT,
+    CREATE,
+    DELETE,
+    FINISH,
+    FIX,
+    FIXED,
+    HELPER,
+    MOVE,
+    NONE_FIX,
+    UTIL,
+    edit,
+)
+from tests.support.scripted_task import SUB_NOTE as SUB
 
 HERE = Path(__file__).parent
 EMACS = shutil.which("emacs")
-SUB = edit(
-    "def sub(a, b):\n    return a - b\n", "def sub(a, b):\n    return a - b  # sub\n", "sub noted"
-)
 
 
 def has_eglot() -> str:
@@ -170,29 +181,8 @@ def test_a_spoofing_label_reaches_emacs_escaped(
 
 SLOW = 11.0  # seconds of the model's first turn: past eglot's 10-s request timeout
 QUICK = 3.0  # the ask answers within this, long before the model's turn ends
-SUB_DONE = "def sub(a, b):\n    return a - b  # sub\n"
-HELPER = edit("X = 1\n", "X = 2\n", "two", path="helper.py")
 TYPED = "import math\n\n"
-UTIL = "def double(x):\n    return 2 * x\n"
-CREATE = Call("create_file", {"path": "util.py", "content": UTIL, "description": "new util"})
-DELETE = Call("delete_file", {"path": "old.py", "description": "old goes"})
-MOVE = Call(
-    "apply_patch",
-    {
-        "patch": (
-            "*** Begin Patch\n*** Update File: a.py\n*** Move to: pkg/b.py\n@@ def f():\n"
-            "-    return 1\n+    return 2\n*** End Patch"
-        ),
-        "description": "move f",
-    },
-)
 CAT = Call("run_command", {"command": "cat calc.py", "timeout": None})
-COMMENT = "# surehand: make add handle None\n"
-NONE_FIX = edit(
-    "def add(a, b):\n    return a + b\n",
-    "def add(a, b):\n    if a is None or b is None:\n        return None\n    return a + b\n",
-    "add handles None",
-)
 SCENARIO_CAPTURE = HERE / "eglot_capture.txt"
 """What Emacs showed in the scenario tests below, kept as evidence (the tests check it is
 what Emacs shows; ``SUREHAND_WRITE_CAPTURE=1`` rewrites it)."""
@@ -200,8 +190,7 @@ what Emacs shows; ``SUREHAND_WRITE_CAPTURE=1`` rewrites it)."""
 
 def slow(turn: Turn, seconds: float = SLOW) -> Turn:
     """``turn`` streamed over ``seconds`` (a pause between its chunks)."""
-    chunks = len(list(_chunks(turn, 0, "scripted", 8, True)))
-    return dataclasses.replace(turn, pause=seconds / (chunks - 1))
+    return streamed_over(turn, seconds)
 
 
 @dataclasses.dataclass

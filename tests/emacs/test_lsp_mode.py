@@ -28,8 +28,22 @@ from typing import Any
 import pytest
 
 from tests.lsp.editor import settings_for
-from tests.support.openai_server import Call, ScriptedServer, Turn, _chunks
-from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
+from tests.support.openai_server import ScriptedServer, Turn, streamed_over
+from tests.support.scripted_task import (
+    CALC,
+    COMMENT,
+    CREATE,
+    DELETE,
+    FINISH,
+    FIX,
+    FIXED,
+    HELPER,
+    MOVE,
+    NONE_FIX,
+    UTIL,
+    VERSION,
+)
+from tests.support.scripted_task import SUB_NOTE as SUB
 
 HERE = Path(__file__).parent
 EMACS = shutil.which("emacs")
@@ -38,38 +52,12 @@ CAPTURE = HERE / "lsp_mode_capture.txt"
 checks it is what Emacs shows; ``SUREHAND_WRITE_CAPTURE=1`` rewrites it)."""
 
 SLOW = 11.0  # seconds of the model's first turn: past lsp-mode's lsp-response-timeout
-SUB = edit(
-    "def sub(a, b):\n    return a - b\n", "def sub(a, b):\n    return a - b  # sub\n", "sub noted"
-)
-SUB_DONE = "def sub(a, b):\n    return a - b  # sub\n"
-HELPER = edit("X = 1\n", "X = 2\n", "two", path="helper.py")
 TYPED = "import math\n\n"
-UTIL = "def double(x):\n    return 2 * x\n"
-CREATE = Call("create_file", {"path": "util.py", "content": UTIL, "description": "new util"})
-DELETE = Call("delete_file", {"path": "old.py", "description": "old goes"})
-MOVE = Call(
-    "apply_patch",
-    {
-        "patch": (
-            "*** Begin Patch\n*** Update File: a.py\n*** Move to: pkg/b.py\n@@ def f():\n"
-            "-    return 1\n+    return 2\n*** End Patch"
-        ),
-        "description": "move f",
-    },
-)
-VERSION = Call("run_command", {"command": "python3 --version", "timeout": None})
-COMMENT = "# surehand: make add handle None\n"
-NONE_FIX = edit(
-    "def add(a, b):\n    return a + b\n",
-    "def add(a, b):\n    if a is None or b is None:\n        return None\n    return a + b\n",
-    "add handles None",
-)
 
 
 def slow(turn: Turn, seconds: float = SLOW) -> Turn:
     """``turn`` streamed over ``seconds`` (a pause between its chunks)."""
-    chunks = len(list(_chunks(turn, 0, "scripted", 8, True)))
-    return dataclasses.replace(turn, pause=seconds / (chunks - 1))
+    return streamed_over(turn, seconds)
 
 
 def has_lsp_mode() -> str:

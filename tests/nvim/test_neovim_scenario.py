@@ -25,7 +25,7 @@ import pytest
 
 from tests.lsp.editor import settings_for
 from tests.nvim.test_neovim import HERE, NVIM
-from tests.support.openai_server import Call, ScriptedServer, Turn, _chunks
+from tests.support.openai_server import Call, ScriptedServer, Turn, streamed_over
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
 
 pytestmark = [
@@ -55,8 +55,7 @@ HANDLED = CALC.replace(
 
 def slow(turn: Turn, seconds: float = SLOW) -> Turn:
     """``turn`` streamed over ``seconds`` (a pause between its chunks)."""
-    chunks = len(list(_chunks(turn, 0, "scripted", 8, True)))
-    return dataclasses.replace(turn, pause=seconds / (chunks - 1))
+    return streamed_over(turn, seconds)
 
 
 @dataclasses.dataclass
@@ -231,7 +230,7 @@ def test_hunks_in_a_file_that_is_not_open(tmp_path: Path, openai_server: Scripte
     openai_server.add(Turn(tool_calls=[FIX, HELPER]), Turn(tool_calls=[FINISH]))
     files = {"calc.py": CALC, "helper.py": "X = 1\n"}
     steps = [
-        {"do": "ask", "task": "fix add", "until": {"lines": {"calc.py": [0, 1]}}},
+        {"do": "ask", "task": "fix add", "until": {"lines": {"calc.py": [0, 1], "helper.py": [0]}}},
         {"do": "action", "line": 1, "title": "surehand: Accept hunk", "until": {"lines": {"calc.py": [0]}}},
         {"do": "action", "line": 0, "title": "surehand: Accept all changes", "until": {"done": True}},
     ]  # fmt: skip

@@ -35,6 +35,7 @@ is noted in ``overruns``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import socket
 import socketserver
@@ -459,6 +460,13 @@ def _wire_arguments(call: Call) -> JSON | str:
 
 def _pieces(text: str, size: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def streamed_over(turn: Turn, seconds: float) -> Turn:
+    """``turn`` with the pause between its chunks spread so that its streaming lasts about
+    ``seconds`` (a task longer than an editor's request timeout)."""
+    chunks = len(list(_chunks(turn, 0, "scripted", 8, True)))
+    return dataclasses.replace(turn, pause=seconds / max(chunks - 1, 1))
 
 
 def _chunks(turn: Turn, index: int, model: str, size: int, usage: bool) -> Iterator[JSON]:

@@ -53,3 +53,16 @@ SUB_NOTE = edit(
     "def sub(a, b):\n    return a - b\n", "def sub(a, b):\n    return a - b  # sub\n", "sub noted"
 )
 """A second hunk of calc.py, beside ``FIX``."""
+SUB_DONE = "def sub(a, b):\n    return a - b  # sub\n"
+"""``sub`` once ``SUB_NOTE`` is accepted."""
+HELPER = edit("X = 1\n", "X = 2\n", "two", path="helper.py")
+"""An edit of helper.py (``X = 1``), a file the editor has not opened."""
+VERSION = Call("run_command", {"command": "python3 --version", "timeout": None})
+COMMENT = "# surehand: make add handle None\n"
+"""A task written in calc.py as a comment."""
+NONE_FIX = edit(
+    "def add(a, b):\n    return a + b\n",
+    "def add(a, b):\n    if a is None or b is None:\n        return None\n    return a + b\n",
+    "add handles None",
+)
+"""The model's edit for ``COMMENT``, on ``FIXED``."""
