@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
 import contextlib
 import logging
@@ -183,7 +184,9 @@ def end_process(stopped_by: int | None) -> NoReturn:
     """End the server's process once it has cleaned up, without the interpreter's own
     shutdown: the stdin reader may still be blocked in a read, and finalizing stdin under
     it aborts the process. A signal that stopped the server is raised again with its
-    default action, so the editor sees the process ended by it."""
+    default action, so the editor sees the process ended by it. The exit functions
+    (``atexit``) still run."""
+    atexit._run_exitfuncs()  # what the interpreter's shutdown would run, without the rest
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
