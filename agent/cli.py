@@ -154,9 +154,18 @@ async def _run_session(session: Session, task: str, terminal: Terminal) -> Propo
 
 
 def _demo(args: argparse.Namespace) -> int:
+    """A scripted session on a temporary copy of the example project; the copy and the
+    trace go with it."""
+    with (
+        tempfile.TemporaryDirectory(prefix="surehand-demo-") as workspace,
+        tempfile.TemporaryDirectory(prefix="surehand-demo-traces-") as traces,
+    ):
+        return _demo_in(Path(workspace), traces)
+
+
+def _demo_in(workspace: Path, traces: str) -> int:
     terminal = Terminal()
     demo = resources.files(__package__).joinpath("demo")
-    workspace = Path(tempfile.mkdtemp(prefix="surehand-demo-"))
     with resources.as_file(demo.joinpath("project")) as project:
         shutil.copytree(project, workspace, dirs_exist_ok=True)
     model = ScriptedModel.from_json(json.loads(demo.joinpath("script.json").read_text("utf-8")))
@@ -166,11 +175,8 @@ def _demo(args: argparse.Namespace) -> int:
             terminal.heading(turn.label)
 
     model.on_turn = label
-    traces = tempfile.mkdtemp(prefix="surehand-demo-traces-")
     settings = Settings(model="scripted demo", trace_dir=traces)
-    terminal.say(
-        f"surehand demo: a scripted session on a copy of an example project in {workspace}"
-    )
+    terminal.say("surehand demo: a scripted session on a temporary copy of an example project")
     terminal.say("Task: fix the failing date test.\n")
     terminal.say(f"Commands run {_containment(settings)}.")
 
@@ -184,8 +190,8 @@ def _demo(args: argparse.Namespace) -> int:
     terminal.say()
     terminal.proposal(proposal)
     terminal.say(
-        f"\nThe project in {workspace} is unchanged: the proposal is for review. "
-        f"The trace of the session is {proposal.trace}."
+        "\nThe project was not changed: the proposal is for review. Its temporary copy "
+        "and the session's trace are removed now."
     )
     return 0 if proposal.end.ending == Ending.FINISHED else 1
 

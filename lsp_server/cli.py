@@ -26,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     from editing.disk import cli as editing_cli  # noqa: PLC0415
 
     parser = argparse.ArgumentParser(prog="surehand", description="surehand command line")
+    parser.add_argument("--version", action="version", version=f"surehand {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve = commands.add_parser(
         "serve",
@@ -76,6 +77,12 @@ def _serve(args: argparse.Namespace) -> int:
         server.start_io()
         end_process(server.stopped_by)
     return 0
+
+
+def _version() -> str:
+    from . import __version__  # noqa: PLC0415
+
+    return __version__
 
 
 def _created_server() -> SurehandServer:
