@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from tests.emacs.batch import run_steps
 from tests.lsp.editor import settings_for
 from tests.support.openai_server import Call, ScriptedServer, Turn, streamed_over
 from tests.support.scripted_task import (
@@ -218,38 +219,10 @@ def run_scenario(
     *,
     settings: dict | None = None,
 ) -> Run:
-    root = tmp_path / "project"
-    root.mkdir()
-    for name, content in files.items():
-        (root / name).write_text(content, encoding="utf-8")
-    home = tmp_path / "home"
-    home.mkdir()
-    result = tmp_path / "result.json"
-    spec = {
-        "cmd": [sys.executable, "-m", "lsp_server"],
-        "settings": {
-            **settings_for(model.base_url, model.model, tmp_path / "traces"),
-            **(settings or {}),
-        },
-        "root": str(root),
-        "file": str(root / "calc.py"),
-        "steps": steps,
-        "result": str(result),
-    }
-    spec_file = tmp_path / "spec.json"
-    spec_file.write_text(json.dumps(spec), encoding="utf-8")
-    done = subprocess.run(
-        [emacs, "--batch", "-q", "-l", str(HERE / "eglot_scenario.el"), str(spec_file)],
-        capture_output=True,
-        text=True,
-        timeout=150,
-        env={**os.environ, "HOME": str(home)},
-        cwd=tmp_path,
-        check=False,
+    script = HERE / "eglot_scenario.el"
+    seen, report, root = run_steps(
+        emacs, script, tmp_path, model, files=files, steps=steps, settings=settings
     )
-    report = f"exit {done.returncode}\nstderr: {done.stderr[-4000:]}"
-    assert result.exists(), report
-    seen = json.loads(result.read_text(encoding="utf-8"))
     return Run(seen["record"], seen.get("messages", ""), seen.get("error", "") + report, root)
 
 

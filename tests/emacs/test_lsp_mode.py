@@ -21,13 +21,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.lsp.editor import settings_for
+from tests.emacs.batch import run_steps
 from tests.support.openai_server import ScriptedServer, Turn, streamed_over
 from tests.support.scripted_task import (
     CALC,
@@ -102,36 +101,8 @@ class Run:
 def run_emacs(
     emacs: str, tmp_path: Path, model: ScriptedServer, files: dict[str, str], steps: list[dict]
 ) -> Run:
-    root = tmp_path / "project"
-    root.mkdir()
-    for name, text in files.items():
-        (root / name).write_text(text, encoding="utf-8")
-    home = tmp_path / "home"
-    home.mkdir()
-    result = tmp_path / "result.json"
-    spec = {
-        "cmd": [sys.executable, "-m", "lsp_server"],
-        "settings": settings_for(model.base_url, model.model, tmp_path / "traces"),
-        "root": str(root),
-        "home": str(home),
-        "file": str(root / "calc.py"),
-        "steps": steps,
-        "result": str(result),
-    }
-    spec_file = tmp_path / "spec.json"
-    spec_file.write_text(json.dumps(spec), encoding="utf-8")
-    done = subprocess.run(
-        [emacs, "--batch", "-q", "-l", str(HERE / "lsp_mode_review.el"), str(spec_file)],
-        capture_output=True,
-        text=True,
-        timeout=150,
-        env={**os.environ, "HOME": str(home)},
-        cwd=tmp_path,
-        check=False,
-    )
-    report = f"exit {done.returncode}\nstderr: {done.stderr[-4000:]}"
-    assert result.exists(), report
-    seen = json.loads(result.read_text(encoding="utf-8"))
+    script = HERE / "lsp_mode_review.el"
+    seen, report, root = run_steps(emacs, script, tmp_path, model, files=files, steps=steps)
     return Run(seen["record"], seen.get("messages", ""), seen.get("error", "") + report, root)
 
 
