@@ -91,16 +91,16 @@ describe('protocol examples', () => {
     expect(new Set(validators.keys())).toEqual(shown);
   });
 
-  it('has schemas that refuse a non-modal outcome without its review, or a review item without its state', () => {
+  it('has schemas that refuse an outcome notification without its task, or a review item without its state', () => {
     const [applied] = examplesOf('outcome_notification').filter((m) => m.params.outcome === 'applied');
-    const withoutReview: Record<string, unknown> = { ...applied.params };
-    delete withoutReview.review;
-    expect(problems({ ...applied, params: withoutReview })).not.toEqual([]);
-    const [reviewing] = examplesOf('outcome').filter((m) => (m.result as AskResult).outcome === 'reviewing');
-    const result = reviewing.result as { items: Record<string, unknown>[] };
-    const withoutState = { ...result.items[0] };
+    const withoutTask: Record<string, unknown> = { ...applied.params };
+    delete withoutTask.task;
+    expect(problems({ ...applied, params: withoutTask })).not.toEqual([]);
+    const [reviewing] = examplesOf('outcome_notification').filter((m) => m.params.outcome === 'reviewing');
+    const params = reviewing.params as { items: Record<string, unknown>[] };
+    const withoutState = { ...params.items[0] };
     delete withoutState.state;
-    expect(problems({ ...reviewing, result: { ...result, items: [withoutState] } })).not.toEqual([]);
+    expect(problems({ ...reviewing, params: { ...params, items: [withoutState] } })).not.toEqual([]);
   });
 
   it.each(examples)('$name is valid against its schema', ({ message }) => {
@@ -147,17 +147,18 @@ describe('what the extension reads and sends fits the protocol', () => {
     }
   });
 
-  // The extension announces `experimental.surehand.review`, so the answers of the
-  // non-modal review (`outcomeNotification`) never reach it.
-  const answers = examplesOf('outcome').filter((m) => !(m.result as { outcomeNotification?: boolean }).outcomeNotification);
+  // The extension announces `experimental.surehand.review`, so it is never answered
+  // `started` (the answer of a client that does not wait for the review).
+  const answers = examplesOf('outcome').filter((m) => (m.result as AskResult).outcome !== 'started');
 
-  it('gets every answer but those of the non-modal review', () => {
+  it('gets every answer but the one of a client that does not review itself', () => {
     expect(answers.map((m) => (m.result as AskResult).outcome).sort()).toEqual(
       examplesOf('outcome')
         .map((m) => (m.result as AskResult).outcome)
-        .filter((outcome) => outcome !== 'reviewing')
+        .filter((outcome) => outcome !== 'started')
         .sort(),
     );
+    expect(answers.length).toBe(examplesOf('outcome').length - 1);
   });
 
   it.each(answers.map((m) => [(m.result as AskResult).outcome, m.result as AskResult]))(
