@@ -18,13 +18,12 @@ from lsprotocol import types
 from lsp_server.diagnostics import ELSEWHERE
 from lsp_server.server import FIX_THIS
 from tests.lsp.editor import Editor, Editors, command, wait_until
-from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
-from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit, task_sent
+from tests.support.openai_server import Hang, ScriptedServer, Turn
+from tests.support.scripted_task import CALC, DELETE, FINISH, FIX, FIXED, edit, task_sent
 
 pytestmark = pytest.mark.asyncio
 
 NOTE = "def note():\n    return 0\n"
-DELETE = Call("delete_file", {"path": "old.py", "description": "old goes"})
 NOTE_EDIT = edit("    return 0\n", "    return 1\n", "note is one", path="note.py")
 
 
@@ -212,20 +211,27 @@ async def test_all_comment_tasks_of_a_file_at_once_and_a_comment_gone_meanwhile(
 # -- file operations, judged on disk ------------------------------------------------------------
 
 
+async def delete_under_review(editors: Editors, model: ScriptedServer) -> Editor:
+    """Emacs (no resource operations) with calc.py and old.py open, and the model's delete
+    of old.py under review."""
+    editor = await plain(editors, "emacs")
+    editor.open("calc.py")
+    editor.open("old.py")
+    model.add(Turn(tool_calls=[DELETE]), Turn(tool_calls=[FINISH]))
+    await command(
+        editor.client, "surehand.ask", {"task": "Drop old.", "uri": editor.uri("calc.py")}
+    )
+    await the_end(editor, "Review the hunks")
+    return editor
+
+
 async def test_a_delete_with_its_buffer_open_lands_and_the_person_is_told(
     editors: Editors, openai_server: ScriptedServer, project: Path
 ):
     """Emacs (no resource operations): the server deletes the file on accept; the item is
     accepted although the editor still has its buffer, the person is told to close it,
     the next task is not refused as busy, and undo is a code action."""
-    editor = await plain(editors, "emacs")
-    editor.open("calc.py")
-    editor.open("old.py")
-    openai_server.add(Turn(tool_calls=[DELETE]), Turn(tool_calls=[FINISH]))
-    await command(
-        editor.client, "surehand.ask", {"task": "Drop old.", "uri": editor.uri("calc.py")}
-    )
-    await the_end(editor, "Review the hunks")
+    editor = await delete_under_review(editors, openai_server)
 
     await run(editor, await actions(editor, "old.py", 0), "surehand: Accept deleting old.py")
 
@@ -248,14 +254,7 @@ async def test_a_delete_with_its_buffer_open_lands_and_the_person_is_told(
 async def test_a_delete_of_a_buffer_with_unsaved_typing_is_refused(
     editors: Editors, openai_server: ScriptedServer, project: Path
 ):
-    editor = await plain(editors, "emacs")
-    editor.open("calc.py")
-    editor.open("old.py")
-    openai_server.add(Turn(tool_calls=[DELETE]), Turn(tool_calls=[FINISH]))
-    await command(
-        editor.client, "surehand.ask", {"task": "Drop old.", "uri": editor.uri("calc.py")}
-    )
-    await the_end(editor, "Review the hunks")
+    editor = await delete_under_review(editors, openai_server)
     editor.type("old.py", "OLD = 1", "OLD = 2")
 
     await run(editor, await actions(editor, "old.py", 0), "surehand: Accept deleting old.py")
