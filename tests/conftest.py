@@ -54,6 +54,8 @@ def pytest_configure(config: pytest.Config) -> None:
     (temp / "owner").write_text(str(os.getpid()))
     config.stash[TEMP] = temp
     os.environ["TMPDIR"] = str(temp)
+    # Records a run keeps by default (traces, accepted tasks) stay in the run's folder.
+    os.environ["XDG_STATE_HOME"] = str(temp / "state")
     tempfile.tempdir = None  # gettempdir() reads TMPDIR again
 
 
