@@ -14,7 +14,7 @@ from pathlib import Path
 from editing.disk import cli as editing_cli
 from editing.disk.cli import Commands, Handler
 
-from . import eval_tasks
+from . import eval_tasks, history_cli
 from .accept import offer
 from .command_layout import resource_limits
 from .config_view import show_config
@@ -91,6 +91,7 @@ def add_commands(commands: Commands) -> None:
     add_endpoint_flags(status)
     status.set_defaults(handler=_status)
     eval_tasks.add_command(commands)
+    history_cli.add_commands(commands)
 
 
 def _status(args: argparse.Namespace) -> int:
