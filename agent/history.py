@@ -35,8 +35,11 @@ from pathlib import Path
 from typing import Any
 
 from .conversation import Usage
+from .hunks import Hunk, apply
+from .landed import decided, operation_of
 from .landing import Current, Ground, land
 from .proposal import Ending, Proposal, ProposedChange, RunEnd
+from .rebase import rebase
 
 MAX_TASKS = 50
 MAX_AGE = 30 * 24 * 3600  # seconds
@@ -247,22 +250,6 @@ class History:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def changes_of(proposal: Proposal, written: Current) -> list[FileChange]:
-    """What a landed ``proposal`` did, from the texts ``written`` gives now: each file's
-    text before (the landed change's) and after (as it is now)."""
-    files = []
-    for change in proposal.changes:
-        after = written(change.path)
-        if change.source is not None and written(change.source) is not None:
-            continue  # the move did not happen
-        if change.after is None and after is not None:
-            continue  # the delete did not happen
-        if change.before is None and after is None:
-            continue  # the new file was not made
-        files.append(FileChange(change.path, change.before, after, change.source))
-    return files
-
-
 def _stored(record: TaskRecord) -> dict[str, Any]:
     return {
         "format": FORMAT,
@@ -303,3 +290,38 @@ def _write_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         Path(name).unlink(missing_ok=True)
         raise
+
+
+def what_landed(change: ProposedChange, current: Current) -> FileChange | None:
+    """What a sent ``change`` (hunks of the text it was landed onto) did, read from the
+    texts now; None when nothing of it happened.
+
+    The text after is the text before with exactly the hunks the text now holds,
+    so a person's typing since (during the review, or after) is not taken for
+    the task's: an undo takes the task's hunks out around it.
+    """
+    operation = operation_of(change)
+    if operation == "delete":
+        return None if current(change.path) is not None else _file(change, change.after)
+    now = current(change.path)
+    if now is None or (change.source is not None and current(change.source) is not None):
+        return None  # not created, not moved
+    before = change.before or ""
+    choice = decided(before, change.hunks, now)
+    if choice is None:  # typed in since: each hunk on its own
+        choice = [_holds(before, hunk, now) for hunk in change.hunks]
+    accepted = [hunk for hunk, taken in zip(change.hunks, choice, strict=True) if taken]
+    after = apply(before, accepted)
+    if operation == "edit" and after == before:
+        return None
+    return _file(change, after)
+
+
+def _file(change: ProposedChange, after: str | None) -> FileChange:
+    return FileChange(change.path, change.before, after, change.source)
+
+
+def _holds(before: str, hunk: Hunk, now: str) -> bool:
+    """Whether ``now`` holds ``hunk`` where the rest of it may have moved on."""
+    moved = rebase(before, (hunk,), now)
+    return not moved.conflicts and moved.applied == 1 and not moved.hunks

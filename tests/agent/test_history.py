@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent import history
-from agent.history import FileChange, History, plan_undo
+from agent.history import FileChange, History, plan_undo, what_landed
+from agent.proposal import ProposedChange
 
 BEFORE = "one\ntwo\nthree\nfour\nfive\nsix\nseven\n"
 AFTER = "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\n"
@@ -189,3 +190,27 @@ def test_undo_gives_the_text_before_with_the_persons_change_kept(lines, ending, 
         plan = plan_undo(record, {"f": now}.get)
         assert plan.refused == ()
         assert undone(plan, {"f": now}) == {"f": want}
+
+
+def test_what_landed_holds_only_the_accepted_hunks_never_the_persons_typing():
+    change = ProposedChange(
+        "a.py", BEFORE, BEFORE.replace("one", "ONE").replace("seven", "SEVEN"), ("fix",)
+    )
+    assert len(change.hunks) == 2
+    partly = BEFORE.replace("one", "ONE")
+    assert what_landed(change, {"a.py": partly}.get) == FileChange("a.py", BEFORE, partly)
+    typed = partly.replace("four", "four by hand")
+    assert what_landed(change, {"a.py": typed}.get) == FileChange("a.py", BEFORE, partly)
+    assert what_landed(change, {"a.py": BEFORE}.get) is None
+
+
+def test_what_landed_of_file_operations_says_whether_they_happened():
+    created = ProposedChange("n.py", None, "new\n", ("add",))
+    assert what_landed(created, {}.get) is None
+    assert what_landed(created, {"n.py": "new\n"}.get) == FileChange("n.py", None, "new\n")
+    deleted = ProposedChange("o.py", "old\n", None, ("drop",))
+    assert what_landed(deleted, {"o.py": "old\n"}.get) is None
+    assert what_landed(deleted, {}.get) == FileChange("o.py", "old\n", None)
+    moved = ProposedChange("b.py", BEFORE, AFTER, ("move",), source="a.py")
+    assert what_landed(moved, {"a.py": BEFORE}.get) is None
+    assert what_landed(moved, {"b.py": BEFORE}.get) == FileChange("b.py", BEFORE, BEFORE, "a.py")
