@@ -325,3 +325,8 @@ def _holds(before: str, hunk: Hunk, now: str) -> bool:
     """Whether ``now`` holds ``hunk`` where the rest of it may have moved on."""
     moved = rebase(before, (hunk,), now)
     return not moved.conflicts and moved.applied == 1 and not moved.hunks
+
+
+def changes_of(proposal: Proposal, current: Current) -> list[FileChange]:
+    """What each change of a landed ``proposal`` did (``what_landed``)."""
+    return [f for c in proposal.changes if (f := what_landed(c, current)) is not None]
