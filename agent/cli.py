@@ -18,6 +18,7 @@ from . import eval_tasks, history_cli
 from .accept import offer
 from .command_layout import resource_limits
 from .config_view import show_config
+from .endpoint import resolve_endpoint
 from .flags import add_endpoint_flags, effective_from_flags, name_flags, settings_from_flags
 from .model import ModelError
 from .project_root import why_not_a_project
@@ -62,9 +63,11 @@ def add_commands(commands: Commands) -> None:
         "config",
         help="print the settings in force and where each came from",
         description=(
-            "Print the effective settings for a workspace (defaults, your config file, the "
-            "project's .surehand.toml, the environment and the flags, in that order) and "
-            "where each came from. The API key is never shown."
+            "Print the endpoint a task would send to (the openai package's default when "
+            "none is set), the model and where the key comes from, then the effective "
+            "settings for a workspace (defaults, your config file, the project's "
+            ".surehand.toml, the environment and the flags, in that order) and where each "
+            "came from. The API key is never shown."
         ),
     )
     config.add_argument("--workspace", type=Path, default=Path(), help="project directory")
@@ -119,6 +122,11 @@ def _run(args: argparse.Namespace) -> int:
     for problem in effective.problems:
         terminal.say(f"warning: {problem}", style="yellow")
     settings = effective.settings
+    terminal.say(f"Commands run {_containment(settings)}.")
+    endpoint = resolve_endpoint(effective)  # named before anything is sent
+    terminal.say(endpoint.line())
+    for note in endpoint.notes():
+        terminal.say(note, style="yellow")
     try:
         from .openai_client import OpenAIClient  # noqa: PLC0415 - openai is slow to import
 
@@ -126,7 +134,6 @@ def _run(args: argparse.Namespace) -> int:
     except ModelError as error:
         terminal.error(name_flags(error.message))
         return 2
-    terminal.say(f"Commands run {_containment(settings)}.")
     session = Session(root, client, settings, approve=terminal.approve)
     try:
         proposal = asyncio.run(_run_session(session, args.task, terminal))

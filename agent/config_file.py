@@ -21,6 +21,10 @@ from the workspace itself (which a repository can commit) can be given as
 narrowed, is said in ``Effective.ignored``. An endpoint that comes from a
 project's file is never sent the user's key. No source, the user included,
 exceeds a limit's ceiling (``settings.CEILINGS``).
+
+The order is fixed; what it hides is not: each value a higher layer
+replaced is kept in ``Effective.replaced`` (so ``endpoint`` can warn when
+the environment overrides what your own file says).
 """
 
 from __future__ import annotations
@@ -72,6 +76,34 @@ def user_config_path(env: Mapping[str, str] | None = None) -> Path:
 
 
 @dataclass(frozen=True)
+class Source:
+    """Where a setting's value was set: a layer (``default``, a file as shown, ``environment``,
+    ``command line``, the editor's settings) and, within it, the provider whose preset gave
+    the value or the variable it was read from."""
+
+    layer: str = "default"
+    provider: str = ""
+    variable: str = ""
+
+    def __str__(self) -> str:
+        if self.provider:
+            return f"{self.layer} (provider {self.provider})"
+        if self.variable:
+            return f"{self.layer} ({self.variable})"
+        return self.layer
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """A value one layer set that a higher layer replaced, and that higher layer."""
+
+    name: str  # snake_case
+    value: Any
+    source: Source
+    by: Source
+
+
+@dataclass(frozen=True)
 class Effective:
     """The settings in force, where each came from, and what was wrong on the way."""
 
@@ -83,13 +115,18 @@ class Effective:
     # Each value a project's file or the workspace set that was not taken, or taken
     # narrowed, or brought down to a ceiling, and why (also among ``problems``).
     ignored: list[str] = field(default_factory=list)
+    sources: dict[str, Source] = field(default_factory=dict)  # the settings a layer set
+    replaced: list[Replaced] = field(default_factory=list)  # lowest first
 
 
 @dataclass
 class _Layer:
     origin: str
     values: dict[str, Any] = field(default_factory=dict)
-    origins: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)  # a preset's or a variable's
+
+    def source(self, name: str) -> Source:
+        return self.sources.get(name) or Source(self.origin)
 
 
 def effective_settings(
@@ -127,19 +164,23 @@ def effective_settings(
     for name, variable in ENVIRONMENT.items():
         if env.get(variable):
             environment.values[name] = env[variable]
-            environment.origins[name] = f"environment ({variable})"
+            environment.sources[name] = Source("environment", variable=variable)
     layers += [(environment, False), (top, False)]
 
     values: dict[str, Any] = {}
-    origins = {f.name: "default" for f in fields(Settings)}
+    sources: dict[str, Source] = {}
+    replaced: list[Replaced] = []
     for layer, guarded in layers:
         if guarded:
             ignored += _guard(layer, trusted, values)
         for name, value in layer.values.items():
             if name in CONFIG_KEYS:
                 continue
+            if name in values:
+                replaced.append(Replaced(name, values[name], sources[name], layer.source(name)))
             values[name] = value
-            origins[name] = layer.origins.get(name, layer.origin)
+            sources[name] = layer.source(name)
+    origins = {f.name: str(sources.get(f.name, Source())) for f in fields(Settings)}
     for name, ceiling in CEILINGS.items():
         value = _typed(name, values[name]) if name in values else None
         if value is not None and value > ceiling:
@@ -157,7 +198,7 @@ def effective_settings(
         )
     settings, more = Settings.parse({camel_case(k): v for k, v in values.items()}, env={})
     problems += more
-    return Effective(settings, origins, problems, trusted, key_withheld, ignored)
+    return Effective(settings, origins, problems, trusted, key_withheld, ignored, sources, replaced)
 
 
 def without_defaults(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -210,7 +251,7 @@ def _layer(
             for name, value in preset.items():
                 if name not in layer.values:
                     layer.values[name] = value
-                    layer.origins[name] = f"{origin} (provider {str(provider).lower()})"
+                    layer.sources[name] = Source(origin, provider=str(provider).lower())
     return layer
 
 

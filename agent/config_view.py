@@ -1,21 +1,25 @@
 """``surehand config``: the settings in force for a workspace and where each came from.
 
-The key itself is never printed: only whether one is set and where it is
-read from. Each value a project's file (or the workspace) set that was not
-taken, or taken narrowed, and each value brought down to its ceiling, is a
-line under ``not taken as set`` saying why.
+First the endpoint a task would really send to (``endpoint``: the openai
+package's default included), the model and where the key comes from, each
+with why, and a warning for each value of a file that a variable in the
+environment overrides. The key itself is never printed: only whether one is
+set and where it is read from. Each value a project's file (or the
+workspace) set that was not taken, or taken narrowed, and each value brought
+down to its ceiling, is a line under ``not taken as set`` saying why.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+from collections.abc import Mapping
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from .config_file import PROJECT_FILE, Effective, camel_case, user_config_path
+from .endpoint import resolve_endpoint
 from .flags import effective_from_flags
 from .settings import DEFAULT_ALLOWLIST, Settings
 
@@ -30,20 +34,23 @@ def show_config(args: argparse.Namespace) -> int:
     return 0
 
 
-def config_text(effective: Effective, root: Path) -> str:
+def config_text(effective: Effective, root: Path, env: Mapping[str, str] | None = None) -> str:
+    endpoint = resolve_endpoint(effective, env)
     settings = effective.settings
     rows = [("setting", "value", "from")]
     for spec in fields(Settings):
         if spec.name == "api_key":
             continue
         value = _shown(spec.name, getattr(settings, spec.name))
-        rows.append((camel_case(spec.name), value, effective.origins[spec.name]))
-    key_origin = effective.origins["api_key" if settings.api_key else "api_key_env"]
-    rows.append(("key", _key_status(effective), key_origin))
+        origin = effective.origins[spec.name]
+        if spec.name == "base_url":  # the URL the client sends to, set or not
+            value, origin = endpoint.url, endpoint.url_from
+        rows.append((camel_case(spec.name), value, origin))
+    rows.append(("key", endpoint.key, endpoint.key_from))
     width = [max(len(row[i]) for row in rows) for i in range(2)]
-    lines = [f"Settings for {root}"]
+    lines = [f"Settings for {root}", endpoint.line(), *endpoint.notes(), ""]
     lines += [f"{a:<{width[0]}}  {b:<{width[1]}}  {c}".rstrip() for a, b, c in rows]
-    user = user_config_path()
+    user = user_config_path(env)
     project = root / PROJECT_FILE
     lines.append("")
     lines.append(f"user file:    {user} ({'found' if user.is_file() else 'none'})")
@@ -67,15 +74,3 @@ def _shown(name: str, value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value) if value != "" else "(not set)"
-
-
-def _key_status(effective: Effective) -> str:
-    settings = effective.settings
-    if effective.key_withheld:
-        return "not sent"
-    if settings.api_key:
-        return "set (given directly; not shown)"
-    if not settings.api_key_env:
-        return "none"
-    present = bool(os.environ.get(settings.api_key_env))
-    return f"${settings.api_key_env} is {'set (not shown)' if present else 'not set'}"

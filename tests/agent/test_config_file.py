@@ -14,6 +14,7 @@ import pytest
 
 from agent.config_file import (
     PROVIDERS,
+    Source,
     effective_settings,
     is_protected,
     user_config_path,
@@ -87,6 +88,30 @@ def test_provider_ollama_and_a_model_just_work_over_the_environment(home, projec
     s = effective.settings
     assert (s.base_url, s.model) == ("http://localhost:11434/v1", "qwen2.5-coder:7b")
     assert s.key(env) == ""  # a local server is not sent the OpenAI key
+
+
+def test_each_value_a_higher_layer_replaced_is_kept_with_where_it_was_set(home, project):
+    user_file(home, 'provider = "ollama"\nmodel = "file-model"\nmaxSteps = 30\n')
+    env = {**home, "OPENAI_BASE_URL": "http://env.example/v1", "SUREHAND_MODEL": "env-model"}
+
+    effective = effective_settings(project, overrides={"model": "flag-model"}, env=env)
+
+    user = "~/config/surehand/config.toml"
+    assert effective.sources["base_url"] == Source("environment", variable="OPENAI_BASE_URL")
+    assert effective.sources["api_key_env"] == Source(user, provider="ollama")
+    assert effective.sources["model"] == Source("command line")
+    assert "max_steps" in effective.sources and "view_max_lines" not in effective.sources
+    assert [(r.name, r.value, str(r.source), str(r.by)) for r in effective.replaced] == [
+        ("model", "file-model", user, "environment (SUREHAND_MODEL)"),
+        (
+            "base_url",
+            PROVIDERS["ollama"]["base_url"],
+            f"{user} (provider ollama)",
+            "environment (OPENAI_BASE_URL)",
+        ),
+        ("model", "env-model", "environment (SUREHAND_MODEL)", "command line"),
+    ]
+    assert effective.settings.base_url == "http://env.example/v1"  # the order stays
 
 
 @pytest.mark.parametrize("name", sorted(PROVIDERS))
@@ -309,5 +334,7 @@ def test_surehand_config_shows_where_each_setting_came_from_and_never_the_key(ho
     assert re.search(r"maxSteps\s+11\s+~/config/surehand/config.toml", out)
     assert re.search(r"viewMaxLines\s+100\s+.surehand.toml", out)
     assert re.search(r"baseUrl\s+http://localhost:11434/v1\s+command line \(provider ollama\)", out)
-    assert re.search(r"key\s+set \(given directly; not shown\)", out)
+    assert re.search(
+        r"key\s+apiKey, given directly \(not shown\)\s+~/config/surehand/config.toml", out
+    )
     assert "\n  .surehand.toml: baseUrl ignored: only a trusted project may set it" in out
