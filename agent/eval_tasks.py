@@ -2,14 +2,18 @@
 
 A task is a directory: ``repo/`` holds a tiny project and ``task.json``
 holds ``{"task": what a user would type, "verify": a command line that exits
-0 once the task is done, "solution": ScriptedModel turns that do it}``.
+0 once the task is done, "solution": ScriptedModel turns that do it}``. The
+tasks that come with surehand are package data (``agent/tasks/``), read
+through ``importlib.resources``, so an installed wheel runs them too; ``DIR``
+names others.
 
 For each task, in name order, ``repo/`` is copied to a temporary directory
 and a ``Session`` runs the task there with the configured OpenAI-compatible
-endpoint, or with ``--scripted`` the task's own solution. Commands run in a
-shadow copy and any off the allowlist are declined. The proposal is written
-to the copy and the verify command run in it, without a shell. The task
-directories are only read; every copy is removed.
+endpoint (named on stderr first, with any warning about it), or with
+``--scripted`` the task's own solution. Commands run in a shadow copy and
+any off the allowlist are declined. The proposal is written to the copy and
+the verify command run in it, without a shell. The task directories are
+only read; every copy is removed.
 
 Exit status: 0 every task passed, 1 some failed, 2 nothing could be scored
 (no tasks, a task file that does not parse, or an endpoint that is not
@@ -29,6 +33,8 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +42,9 @@ from editing.disk.cli import Commands
 from editing.disk.workdir import Workdir
 
 from .conversation import Message, ModelTurn
+from .endpoint import resolve_endpoint
 from .events import Event, ToolFinished
-from .flags import add_endpoint_flags, settings_from_flags
+from .flags import add_endpoint_flags, effective_from_flags
 from .model import (
     ModelAuthFailed,
     ModelClient,
@@ -130,9 +137,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "dir",
         nargs="?",
         type=Path,
-        default=Path("tests/tasks"),
         metavar="DIR",
-        help="a folder of task directories, or one task directory (default: tests/tasks)",
+        help="a folder of task directories, or one task directory (default: the tasks that "
+        "come with surehand)",
     )
     add_endpoint_flags(parser)
     parser.add_argument(
@@ -150,13 +157,25 @@ def main(argv: list[str] | None = None) -> int:
 
 def evaluate(args: argparse.Namespace) -> int:
     """The command: run every task, print the results, return the exit status."""
+    if args.dir is not None:
+        return evaluate_in(args, args.dir)
+    with resources.as_file(bundled_tasks()) as directory:
+        return evaluate_in(args, directory)
+
+
+def bundled_tasks() -> Traversable:
+    """The tasks that come with surehand (package data)."""
+    return resources.files(__package__).joinpath("tasks")
+
+
+def evaluate_in(args: argparse.Namespace, folder: Path) -> int:
     try:
-        tasks = [Task.load(directory) for directory in find_tasks(args.dir)]
+        tasks = [Task.load(directory) for directory in find_tasks(folder)]
     except TaskFileError as error:
         print(f"eval-tasks: {error}", file=sys.stderr)
         return 2
     if not tasks:
-        print(f"eval-tasks: no task directories (with task.json) in {args.dir}", file=sys.stderr)
+        print(f"eval-tasks: no task directories (with task.json) in {folder}", file=sys.stderr)
         return 2
     settings = task_settings(args)
     try:
@@ -191,10 +210,16 @@ def find_tasks(root: Path) -> list[Path]:
 
 
 def task_settings(args: argparse.Namespace) -> Settings:
-    settings, problems = settings_from_flags(args)
-    for problem in problems:
+    """The settings from the flags; problems, and the endpoint unless scripted, on stderr."""
+    effective = effective_from_flags(args, None)
+    for problem in effective.problems:
         print(f"eval-tasks: warning: {problem}", file=sys.stderr)
-    return settings.replace(model="scripted") if args.scripted else settings
+    if args.scripted:
+        return effective.settings.replace(model="scripted")
+    endpoint = resolve_endpoint(effective)
+    for line in (endpoint.line(), *endpoint.notes()):
+        print(f"eval-tasks: {line}", file=sys.stderr)
+    return effective.settings
 
 
 async def run_all(

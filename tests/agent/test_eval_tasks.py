@@ -1,4 +1,8 @@
-"""``surehand eval-tasks``: the bundled tasks, a broken solution, and a real endpoint."""
+"""``surehand eval-tasks``: the bundled tasks, a broken solution, and a real endpoint.
+
+The bundled tasks are package data (``agent/tasks``); ``test_installed_wheel``
+runs them from an installed wheel.
+"""
 
 import json
 import os
@@ -15,7 +19,7 @@ from tests.support.openai_server import Call, ScriptedServer, Turn
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).parents[2]
-TASKS = ROOT / "tests" / "tasks"
+TASKS = ROOT / "agent" / "tasks"
 TASK_NAMES = sorted(p.name for p in TASKS.iterdir() if (p / "task.json").is_file())
 RECORD_FIELDS = {
     "task",
@@ -66,6 +70,11 @@ def copy_task(name: str, into: Path, solution: list[dict] | None = None) -> Path
     return target
 
 
+def test_the_default_tasks_are_the_packages():
+    assert Path(str(eval_tasks.bundled_tasks())) == TASKS
+    assert eval_tasks.find_tasks(TASKS) == [TASKS / name for name in TASK_NAMES]
+
+
 def test_every_bundled_solution_passes_and_nothing_is_left_behind(tmp_path: Path):
     assert len(TASK_NAMES) >= 8
     before = snapshot(TASKS)
@@ -73,10 +82,11 @@ def test_every_bundled_solution_passes_and_nothing_is_left_behind(tmp_path: Path
     temporary.mkdir()
     out = tmp_path / "records.json"
     env = os.environ | {"TMPDIR": str(temporary)}
-    command = [sys.executable, "-m", "agent.cli", "eval-tasks", str(TASKS), "--scripted"]
+    # No DIR, and not from the checkout: the default is the package's own tasks.
+    command = [sys.executable, "-m", "agent.cli", "eval-tasks", "--scripted"]
     done = subprocess.run(
         [*command, "--json", str(out)],
-        cwd=ROOT,
+        cwd=tmp_path,
         env=env,
         capture_output=True,
         text=True,
@@ -151,7 +161,12 @@ def test_a_task_through_the_real_client_and_endpoint(
 
     assert eval_tasks.main([*argv, "--model", openai_server.model, "--json", str(out)]) == 0
 
-    assert capsys.readouterr().out.splitlines()[-1] == "passed 1 of 1 (100%)"
+    printed = capsys.readouterr()
+    assert printed.out.splitlines()[-1] == "passed 1 of 1 (100%)"
+    assert printed.err.startswith(
+        f"eval-tasks: Endpoint {openai_server.base_url} from command line · model "
+        f"{openai_server.model} from command line · key "
+    )
     data = json.loads(out.read_text(encoding="utf-8"))
     assert (data["scripted"], data["model"]) == (False, openai_server.model)
     [record] = data["tasks"]
