@@ -62,3 +62,18 @@ def review_argument(name: str, arguments: list[Any], root: Path | None) -> dict[
     if isinstance(argument.get("uri"), str):
         in_workspace(name, argument["uri"], root)
     return {k: v for k, v in argument.items() if v is not None}
+
+
+def task_argument(name: str, arguments: list[Any]) -> str | None:
+    """The task id ``surehand.undoTask`` may take: ``[]``, ``[{}]`` or ``[{"task": id}]``."""
+    if len(arguments) > 1:
+        raise BadArguments(f"{name} takes at most one argument, an object {{task?}}")
+    argument = arguments[0] if arguments else None
+    if argument is None:
+        return None
+    if not isinstance(argument, dict) or set(argument) - {"task"}:
+        raise BadArguments(f"{name}'s argument must be an object {{task?}}")
+    task = argument.get("task")
+    if task is not None and (not isinstance(task, str) or not 0 < len(task) <= MAX_ID_CHARS):
+        raise BadArguments(f"{name}'s 'task' must be a task's id (surehand.history)")
+    return task

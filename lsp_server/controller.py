@@ -29,7 +29,7 @@ from agent.events import ToolStarted
 from agent.landing import land
 from agent.model import ModelError
 from agent.project_root import why_not_a_project
-from agent.proposal import Proposal
+from agent.proposal import Proposal, ProposedChange
 from agent.review import Review
 from agent.sandbox import Sandbox, choose
 from agent.settings import Settings
@@ -42,6 +42,7 @@ from .capabilities import ClientAbilities
 from .diagnostic_review import DiagnosticReview
 from .documents import BufferSource, Documents, relative_of
 from .hunk_review import HunkReview
+from .task_undo import TaskUndo
 from .tasks import TaskRegistry
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ class Controller:
         self._task_id = ""  # the last task started ("task-<n>"), named in its outcomes
         self._diffs: Path | None = None  # where "Show diff" writes the proposal's diff
         self.desk: DiagnosticReview | None = None  # the non-modal review (set with the root)
+        self.task_undo: TaskUndo | None = None  # accepted tasks, to take back (with the root)
         self.last_outcome: dict[str, Any] | None = None
         self._asked_about: str | None = None  # the file the running task is about
         self._asked_line = 0  # the line (0-based) of it the ask named (its cursor, range)
@@ -96,6 +98,13 @@ class Controller:
             self.source = BufferSource(self.documents, self.root)
             self.desk = DiagnosticReview(self.server, self.source, self.abilities)
             self.documents.listeners.append(self.desk.on_document)
+            self.task_undo = TaskUndo.of(
+                self.source,
+                self.abilities,
+                lambda: self.documents.encoding,
+                self.desk.apply_in_steps,
+                self.documents.wait_for_change,
+            )
 
     def configure(self, data: dict[str, Any]) -> list[str]:
         """New settings: the config files with the editor's on top; returns the problems
@@ -268,8 +277,10 @@ class Controller:
 
         relative = relative_of(self.root, ask.uri) if ask.uri is not None else None
         text = task_text(ask, self.source)
+        title = ask.task
         if comments and relative is not None:
             text = comment_task.described(comments, relative)
+            title = "; ".join(c.task for c in comments)
         try:
             proposal = await session.run(text, on_event=on_event)
             if comments and relative is not None and proposal.changes:
@@ -284,10 +295,12 @@ class Controller:
         buffer.flush()
         self._end_progress(token, visible_lines(proposal.summary[:200]))
         if self.non_modal:
-            return self._open_review(session, proposal, ask)
-        return _result(proposal, await self._review(session, proposal))
+            return self._open_review(session, proposal, ask, title)
+        return _result(proposal, await self._review(session, proposal, title))
 
-    def _open_review(self, session: Session, proposal: Proposal, ask: Ask) -> dict[str, Any]:
+    def _open_review(
+        self, session: Session, proposal: Proposal, ask: Ask, title: str
+    ) -> dict[str, Any]:
         """Publish the proposal for the non-modal review; what the ask answers at once.
 
         The staged changes are dropped now: the review holds the proposal, and
@@ -301,6 +314,8 @@ class Controller:
         done: list[dict[str, Any]] = []
 
         def finish(outcome: Review) -> None:
+            if self.task_undo is not None:
+                self.task_undo.record(title, (lg.change for lg in landings if lg.change))
             session.tell(outcome.for_model())
             session.record_review(outcome.as_json(), outcome.verdict.value)
             result = {**_result(proposal, outcome), "review": hunks.id, "task": task_id}
@@ -351,7 +366,7 @@ class Controller:
         if self.abilities().notifications:
             self.server.protocol.notify(progress.STEP_NOTIFICATION, payload)
 
-    async def _review(self, session: Session, proposal: Proposal) -> Review:
+    async def _review(self, session: Session, proposal: Proposal, title: str) -> Review:
         assert self.root is not None and self.source is not None
         root, source = self.root, self.source
         if not proposal.changes:
@@ -360,7 +375,10 @@ class Controller:
         async def confirm(candidate: Proposal) -> bool:
             return self.annotations_supported or await self._confirm(candidate)
 
+        sent: dict[str, ProposedChange] = {}  # the last change sent of each file
+
         async def send(candidate: Proposal) -> bool:
+            sent.update((c.path, c) for c in candidate.changes)
             edit = workspace_edit.build(
                 candidate,
                 root,
@@ -395,6 +413,8 @@ class Controller:
             session.overlay.discard()
             source.forget()
         outcome.incomplete = proposal.incomplete
+        if self.task_undo is not None:
+            self.task_undo.record(title, sent.values())
         session.tell(outcome.for_model())
         session.record_review(outcome.as_json(), outcome.verdict.value)
         return outcome
@@ -429,9 +449,18 @@ class Controller:
         return await desk.undo_last()
 
     def review_actions(self, params: types.CodeActionParams) -> list[Any]:
-        """The review's actions at the cursor; while a task runs, one that cancels it."""
+        """The review's actions at the cursor; while a task runs, one that cancels it; with
+        neither, on a file the last accepted task changed, one that takes that task back."""
         actions: list[Any] = self.desk.code_actions(params) if self.desk is not None else []
         root = self.root
+        path = relative_of(root, params.text_document.uri) if root else None
+        idle = not self.tasks.busy and not (self.desk and self.desk.review)
+        if idle and path is not None and self.task_undo is not None:
+            actions += code_actions.as_lsp(
+                self.task_undo.code_actions(path),
+                [],
+                literals=self.abilities().code_action_literals,
+            )
         if self.tasks.busy and root and relative_of(root, params.text_document.uri) is not None:
             cancel = types.Command(title=CANCEL_TITLE, command=CANCEL)
             literal = types.CodeAction(

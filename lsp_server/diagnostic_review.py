@@ -263,7 +263,7 @@ class DiagnosticReview:
 
     async def undo_last(self) -> dict[str, Any]:
         assert self.undo is not None
-        return await self.undo.undo(self._apply_in_steps, self.abilities(), self.source.existing)
+        return await self.undo.undo(self.apply_in_steps, self.abilities(), self.source.existing)
 
     # -- approvals -----------------------------------------------------------------------
 
@@ -480,7 +480,7 @@ class DiagnosticReview:
                 )
             )
         elif self.abilities().can(kind):
-            if await self._apply_in_steps(self._edit(item.change), item.label) is False:
+            if await self.apply_in_steps(self._edit(item.change), item.label) is False:
                 review.decide(item, State.REJECTED)
             else:
                 self._sent.add(item.id)
@@ -575,7 +575,7 @@ class DiagnosticReview:
                 changes.setdefault(document.text_document.uri, []).extend(document.edits)  # type: ignore[arg-type]
         return types.WorkspaceEdit(changes=changes)
 
-    async def _apply_in_steps(self, edit: types.WorkspaceEdit, label: str) -> bool | None:
+    async def apply_in_steps(self, edit: types.WorkspaceEdit, label: str) -> bool | None:
         """Send a file item's edit: its file operations, then its text (``in_steps``); the
         first answer that is not yes."""
         answer: bool | None = True

@@ -21,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
-from . import __version__, transport
+from . import __version__, task_undo, transport
 from . import arguments as arguments_
 from . import code_actions as review_commands
 from .ask import BadArguments, parse_ask
@@ -270,6 +270,23 @@ def create_server() -> SurehandServer:
     def status(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
         _takes_nothing(STATUS, arguments)
         return controller.status()
+
+    @server.command(task_undo.UNDO_TASK)
+    async def undo_task(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        try:
+            task_id = arguments_.task_argument(task_undo.UNDO_TASK, list(arguments))
+        except BadArguments as error:
+            raise JsonRpcInvalidParams(str(error)) from None
+        if controller.task_undo is None:
+            return {"undone": None, "refused": [], "summary": "surehand needs a workspace folder."}
+        return await controller.task_undo.undo(task_id)
+
+    @server.command(task_undo.HISTORY)
+    def history(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        _takes_nothing(task_undo.HISTORY, arguments)
+        if controller.task_undo is None:
+            return {"tasks": []}
+        return controller.task_undo.listing()
 
     for name in review_commands.COMMANDS:  # surehand.review.* and surehand.undo
         server.command(name)(_review_handler(controller, name))
