@@ -1,8 +1,12 @@
 """``surehand run``'s accept flow: the proposal onto the files as they are at the answer.
 
-The same landing as the language server's (``landing``): current text vs the
+On a terminal the person decides hunk by hunk (``terminal_review``); with
+``--yes``, or answers from a pipe, the proposal is shown whole and one
+question (or none) decides it all. Either way what was accepted goes through
+the same landing as the language server's (``landing``): current text vs the
 text the agent read, a three-way rebase onto the user's changes, conflicts
 reported and never guessed, file operations refused when their ground moved.
+What is written is recorded for ``surehand undo`` (``history``).
 """
 
 from __future__ import annotations
@@ -12,29 +16,37 @@ from pathlib import Path
 
 from editing.disk.workdir import Workdir
 
+from .history import FileChange, History
 from .landed import judge, rejected, unsent, with_landing
 from .landing import Ground, Landing, land
 from .proposal import Proposal, ProposedChange
-from .review import Review
+from .review import FileReport, FileStatus, HunkReport, Review
 from .terminal import Terminal
+from .terminal_review import walk
 from .trace import append_review
 
 ACCEPT_ROUNDS = 3  # times the files may change under the question before giving up
 
 
-async def offer(proposal: Proposal, root: Path, terminal: Terminal, *, assume_yes: bool) -> int:
-    """Show the proposal, and on yes write it onto the files as they are then.
+async def offer(
+    proposal: Proposal, root: Path, terminal: Terminal, *, assume_yes: bool, task: str = ""
+) -> int:
+    """Show the proposal, and write what the person accepts onto the files as they are
+    then (exit code 0), or nothing (1).
 
     Every file is read again when asked and once more after the answer: the
     proposal is landed (rebased) onto what is there, what will be written is
     shown, and if a file changed while the question was open, the question
     is asked again about the new text. Nothing is written over a change that
-    was not shown.
+    was not shown. ``task`` is the task's words, for the record of what was
+    written (``surehand undo``).
     """
     if proposal.incomplete:
         terminal.say(f"The task stopped before the model finished ({proposal.incomplete}).")
         if proposal.changes:
             terminal.say("These are the changes staged so far, incomplete:")
+    if proposal.changes and not assume_yes and terminal.interactive:
+        return await _hunk_by_hunk(proposal, root, terminal, task)
     terminal.proposal(proposal)
     if not proposal.changes:
         return 0
@@ -69,6 +81,7 @@ async def offer(proposal: Proposal, root: Path, terminal: Terminal, *, assume_ye
             )
             continue
         workdir.write(landed.writes())
+        _record(root, task, landed, terminal)
         written = {c.path: c for c in landed.changes}
         reports = [
             with_landing(judge(written[c.path], workdir.read), landing)
@@ -82,6 +95,98 @@ async def offer(proposal: Proposal, root: Path, terminal: Terminal, *, assume_ye
         return 0
     terminal.say("The files kept changing; nothing was written.")
     return 1
+
+
+async def _hunk_by_hunk(proposal: Proposal, root: Path, terminal: Terminal, task: str) -> int:
+    """The walk (``terminal_review``), then its accepted hunks landed and written.
+
+    What the walk showed is what the files held when the agent read them:
+    where a file is still so, the accepted hunks are written without another
+    question; where it changed (before or during the walk, or while the last
+    question was open), what would be written onto it now is shown and asked
+    about, as many as ``ACCEPT_ROUNDS`` times.
+    """
+    decisions = await walk(proposal, terminal)
+    chosen, left = decisions.chosen()
+    if not chosen.changes:
+        _report(
+            terminal, Review.of([rejected(c) for c in proposal.changes], proposal.summary), proposal
+        )
+        terminal.say("Nothing was written.")
+        return 1
+    workdir = Workdir(root)
+    ask = False
+    for _ in range(ACCEPT_ROUNDS):
+        seen = _read_all(workdir, chosen)
+        landed, landings = land(chosen, seen.get)
+        _show_landing(terminal, landed, landings)
+        if not landed.changes:
+            reports = [
+                _partly(unsent(c, g), left.get(c.path, ()))
+                for c, g in zip(chosen.changes, landings, strict=True)
+            ]
+            _report(terminal, Review.of(_in_order(proposal, reports), proposal.summary), proposal)
+            terminal.say("Nothing was written.")
+            return 1
+        if ask or any(g.ground == Ground.REBASED for g in landings):
+            answer = await terminal.ask("Apply these changes to your files? [y/N]")
+            if answer not in ("y", "yes"):
+                review = Review.of([rejected(c) for c in proposal.changes], proposal.summary)
+                _report(terminal, review, proposal)
+                terminal.say("Nothing was written.")
+                return 1
+        moved = [p for p, text in _read_all(workdir, chosen).items() if text != seen[p]]
+        if moved:
+            terminal.say(
+                f"{', '.join(moved)} changed while you were deciding; here is what would be "
+                "written onto the files as they are now."
+            )
+            ask = True
+            continue
+        workdir.write(landed.writes())
+        _record(root, task, landed, terminal)
+        written = {c.path: c for c in landed.changes}
+        reports = [
+            _partly(
+                with_landing(judge(written[c.path], workdir.read), landing)
+                if c.path in written
+                else unsent(c, landing),
+                left.get(c.path, ()),
+            )
+            for c, landing in zip(chosen.changes, landings, strict=True)
+        ]
+        _report(terminal, Review.of(_in_order(proposal, reports), proposal.summary), proposal)
+        terminal.say(f"Wrote {len(landed.changes)} file(s).")
+        return 0
+    terminal.say("The files kept changing; nothing was written.")
+    return 1
+
+
+def _partly(report: FileReport, rejected_hunks: tuple[HunkReport, ...]) -> FileReport:
+    """A file's report with the hunks the person rejected in the walk added."""
+    if not rejected_hunks:
+        return report
+    status = FileStatus.PARTLY if report.status == FileStatus.APPLIED else report.status
+    return replace(report, status=status, hunks=report.hunks + rejected_hunks)
+
+
+def _in_order(proposal: Proposal, reports: list[FileReport]) -> list[FileReport]:
+    """Every file's report in the proposal's order; a file with nothing accepted, rejected."""
+    by_path = {r.path: r for r in reports}
+    return [by_path.get(c.path) or rejected(c) for c in proposal.changes]
+
+
+def _record(root: Path, task: str, landed: Proposal, terminal: Terminal) -> None:
+    """Keep what was just written (each landed change: the text it was landed onto, the
+    text written), for ``surehand undo``."""
+    files = [FileChange(c.path, c.before, c.after, c.source) for c in landed.changes]
+    try:
+        kept = History.of(root).record(task, files, front="terminal")
+    except OSError as error:
+        terminal.say(f"warning: not recorded for surehand undo: {error}", style="yellow")
+        return
+    if files and kept is None:
+        terminal.say("This task is too large to keep for surehand undo.", style="yellow")
 
 
 async def _governing_alone(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .conversation import ToolCall
+from .conversation import ToolCall, Usage
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,14 @@ class ToolFinished:
 
 
 @dataclass(frozen=True)
+class StepUsage:
+    """The tokens the model's turn of a step used, when the endpoint reports them."""
+
+    step: int
+    usage: Usage
+
+
+@dataclass(frozen=True)
 class TaskEnded:
     ending: str
     message: str
@@ -89,6 +97,7 @@ Event = (
     | ToolStarted
     | ToolFinished
     | TaskEnded
+    | StepUsage
 )
 STREAMED = (ModelText, ModelThinking, ModelWriting)  # many small pieces per step
 OnEvent = Callable[[Event], None]

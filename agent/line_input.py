@@ -33,6 +33,11 @@ class LineReader:
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", "replace")
 
+    @property
+    def ended(self) -> bool:
+        """Whether the input has ended (Ctrl-D on a terminal) and every line was read."""
+        return self._eof and not self._buffer
+
     def drop_typed_ahead(self) -> None:
         """Forget what was typed on a terminal before the question was asked: keys meant
         for something else must not answer it. Piped input is kept."""

@@ -11,10 +11,17 @@ Messages name the command line's flags (``--max-steps``), not the editor's
 setting names. What a step prints is capped (``MAX_SHOWN_CHARS`` of a turn's
 streamed text, and of any one message or summary), the rest noted as
 "… N more characters in the trace".
+
+The model's answer is printed as it streams: whole lines as they end, and
+the line still being written in the live area above the status line. An
+answer the task ends with is not printed a second time in the closing
+"Task answered" line. A step's tokens, when the endpoint reports them
+(``StepUsage``), are shown on the step's line.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -34,6 +41,7 @@ from .events import (
     ModelThinking,
     ModelWriting,
     StepStarted,
+    StepUsage,
     TaskEnded,
     ToolFinished,
     ToolStarted,
@@ -49,7 +57,13 @@ MAX_SHOWN_CHARS = 20_000  # of a turn's streamed text, and of any one message of
 
 
 class Terminal:
-    def __init__(self, out: TextIO | None = None, *, reader: LineReader | None = None) -> None:
+    def __init__(
+        self,
+        out: TextIO | None = None,
+        *,
+        reader: LineReader | None = None,
+        interactive: bool | None = None,
+    ) -> None:
         self.out = out or sys.stdout
         self.console = Console(file=self.out, highlight=False, soft_wrap=True, emoji=False)
         self.status = StatusLine()
@@ -58,6 +72,25 @@ class Terminal:
         self._text = ""  # model text not yet printed (the rest of its line is coming)
         self._text_shown = 0  # characters of this turn's text taken to print
         self._text_hidden = 0  # and past MAX_SHOWN_CHARS, not printed
+        self._answer = ""  # all of this step's text: the end of a task does not repeat it
+        self._tokens: tuple[int, Usage] | None = None  # a step's tokens, not yet shown
+        self._interactive = interactive
+
+    @property
+    def interactive(self) -> bool:
+        """Whether a person answers at a terminal (stdin is one, unless told otherwise)."""
+        if self._interactive is not None:
+            return self._interactive
+        try:
+            fd = self.reader.fd if self.reader is not None else sys.stdin.fileno()
+            return os.isatty(fd)
+        except (AttributeError, ValueError, OSError):
+            return False
+
+    @property
+    def input_ended(self) -> bool:
+        """Whether the answers' input has ended (Ctrl-D, or the end of a pipe)."""
+        return self.reader is not None and self.reader.ended
 
     # -- plain output -------------------------------------------------------------
 
@@ -79,13 +112,16 @@ class Terminal:
         changed = False
         if isinstance(event, StepStarted):
             self._flush_text()
+            self._step_tokens()
             self._text_shown = 0
+            self._answer = ""
             changed = status.set("waiting for the endpoint", restart=True)
             self._start_live()
         elif isinstance(event, ModelThinking):
             changed = status.think(event.text)
         elif isinstance(event, ModelText):
             changed = status.set("writing the answer")
+            self._answer += event.text
             self._add_text(event.text)
         elif isinstance(event, ModelCalling):
             self._flush_text()
@@ -94,19 +130,50 @@ class Terminal:
             changed = status.set(f"writing {event.name}", size_text(event.chars))
         elif isinstance(event, ModelRetry):
             self.say(f"    … {name_flags(_capped(event.message))}", style="yellow")
+            self._answer = ""  # sent again from the start
             changed = status.set("waiting for the endpoint", restart=True)
+        elif isinstance(event, StepUsage):
+            self._tokens = (event.step, event.usage) if event.usage.total else None
         elif isinstance(event, ToolStarted):
-            self.say(f"[{event.step}] {_capped(event.summary)}")
+            self.say(self._started_line(event))
             changed = status.set(event.summary)
         elif isinstance(event, ToolFinished):
             self.say(self._finished_line(event))
         elif isinstance(event, TaskEnded):
             self.stop_live()
-            line = Text(f"Task {event.ending}: ", style="bold")
-            line.append(name_flags(_capped(event.message)))
-            self.say(line)
+            self._flush_text()
+            self._step_tokens()
+            self.say(self._ended_line(event))
         if changed and self._live is not None:
             self._live.refresh()  # every state is seen, however short
+
+    def _started_line(self, event: ToolStarted) -> Text:
+        """ "[2] Editing calc.py", with the step's tokens on its first call's line."""
+        line = Text(f"[{event.step}] {_capped(event.summary)}")
+        if self._tokens is not None and self._tokens[0] == event.step:
+            line.append(f"  · {self._tokens[1].total:,} tokens", style="dim")
+            self._tokens = None
+        return line
+
+    def _ended_line(self, event: TaskEnded) -> Text:
+        """ "Task finished: <summary>"; an answer just printed as it streamed is not
+        repeated (only what the task's message adds to it)."""
+        message = event.message.strip()
+        answer = self._answer.strip()
+        if answer and message.endswith(answer):
+            message = message[: len(message) - len(answer)].strip()
+        if not message:
+            return Text(f"Task {event.ending}.", style="bold")
+        line = Text(f"Task {event.ending}: ", style="bold")
+        line.append(name_flags(_capped(message)))
+        return line
+
+    def _step_tokens(self) -> None:
+        """A step's tokens not shown on a tool's line (a step that only answered)."""
+        if self._tokens is not None:
+            step, usage = self._tokens
+            self._tokens = None
+            self.say(f"    step {step}: {usage.total:,} tokens", style="dim")
 
     def _finished_line(self, event: ToolFinished) -> Text:
         """✓ only when the call worked and what it ran did too (a failing test run is ✗)."""
@@ -154,6 +221,12 @@ class Terminal:
         """The flag on a file that changes how tools run (``agent.governing``)."""
         self.say(f"  ⚠ {path} changes how tools run: {what}.", style="bold yellow")
 
+    def diff_lines(self, lines: list[str]) -> None:
+        """Lines of a unified diff (``terminal_review.hunk_diff``), each coloured by its
+        first character, their hidden characters escaped."""
+        for line in lines:
+            self.say(line, style=_LINE_STYLES.get(line[:1]))
+
     def diff(self, text: str) -> None:
         """A unified diff, its added and removed lines coloured; a line of the diff is a
         line of the text (split at line breaks only), its hidden characters escaped."""
@@ -164,8 +237,9 @@ class Terminal:
 
     # -- questions --------------------------------------------------------------------
 
-    async def ask(self, question: str) -> str:
-        """One line from the user (the live line is put away while they answer).
+    async def ask(self, question: str, *, keep_case: bool = False) -> str:
+        """One line from the user (the live line is put away while they answer), its
+        spaces trimmed, in lower case unless ``keep_case``.
 
         Keys typed before the question was on the screen were meant for
         something else: on a terminal they are dropped, never read as the
@@ -178,8 +252,8 @@ class Terminal:
         reader = self.reader or LineReader()
         self.reader = reader
         reader.drop_typed_ahead()
-        answer = await reader.line()
-        return answer.strip().lower()
+        answer = (await reader.line()).strip()
+        return answer if keep_case else answer.lower()
 
     async def approve(self, request: CommandRequest) -> Approval:
         """Ask whether a command may run, saying where and how contained.
@@ -218,8 +292,9 @@ class Terminal:
             self._live = None
 
     def _add_text(self, text: str) -> None:
-        """Print the model's text a whole line at a time (a live display cannot hold half
-        a line), up to ``MAX_SHOWN_CHARS`` of a turn."""
+        """Print the model's text a whole line at a time, up to ``MAX_SHOWN_CHARS`` of a
+        turn; the line still coming is drawn in the live area, above the status line
+        (printed lines cannot be taken back: half a line printed would be cut)."""
         room = MAX_SHOWN_CHARS - self._text_shown
         if len(text) > room:
             self._text_hidden += len(text) - max(room, 0)
@@ -228,13 +303,14 @@ class Terminal:
             return
         self._text_shown += len(text)
         self._text += text
-        if "\n" not in text:
-            return
-        *lines, self._text = self._text.split("\n")
-        for line in lines:
-            self.console.print(_shown(TEXT_BAR + line), style="dim", markup=False)
+        if "\n" in text:
+            *lines, self._text = self._text.split("\n")
+            for line in lines:
+                self.console.print(_shown(TEXT_BAR + line), style="dim", markup=False)
+        self.status.above = TEXT_BAR + self._text if self._text else ""
 
     def _flush_text(self) -> None:
+        self.status.above = ""
         if self._text:
             text, self._text = self._text, ""
             self.console.print(_shown(TEXT_BAR + text), style="dim", markup=False)
@@ -260,6 +336,9 @@ def _shown(text: str | Text) -> str | Text:
             return text
         return Text(visible_lines(text.plain), style=text.style)
     return visible_lines(text)
+
+
+_LINE_STYLES = {"@": "cyan", "+": "green", "-": "red", "\\": "dim"}
 
 
 def _diff_style(line: str) -> str | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from agent.history import History
 from agent.trace import read_trace
 from tests.support.openai_server import HttpError, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
@@ -116,6 +117,12 @@ def test_a_change_made_on_disk_before_yes_is_kept_and_the_fix_rebased_onto_it(
     assert "calc.py changed since the agent read it; the changes are rebased" in run.out
     assert run.out.count(QUESTION) == 2, "asked again about the text as it is now"
     assert "Applied. calc.py: accepted: add adds (line 2), rebased onto your changes." in run.out
+    (written,) = History.of(project, project.parent / "state").last().files
+    assert (written.path, written.before, written.after) == (
+        "calc.py",
+        users,
+        (project / "calc.py").read_text(encoding="utf-8"),
+    ), "recorded for surehand undo: the text it landed on, the text written"
 
 
 def test_the_user_editing_the_same_line_is_a_conflict_and_their_text_is_kept(

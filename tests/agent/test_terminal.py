@@ -12,6 +12,7 @@ from agent.events import (
     ModelThinking,
     ModelWriting,
     StepStarted,
+    StepUsage,
     TaskEnded,
     ToolFinished,
     ToolStarted,
@@ -66,4 +67,47 @@ def test_the_end_names_flags_and_counts_tokens_or_says_there_were_none():
         "Task step_limit: Stopped after 3 steps (the step limit, --max-steps).",
         "3 steps, 1,234 tokens (1,200 prompt, 34 completion); trace /t/trace.jsonl",
         "1 step, tokens not reported by the endpoint",
+    ]
+
+
+def test_a_steps_tokens_are_on_its_first_lines_or_a_line_of_their_own():
+    text = shown(
+        StepStarted(1),
+        StepUsage(1, Usage(1200, 34)),
+        ToolStarted(1, RUN, "Running pytest"),
+        ToolStarted(1, RUN, "Running pytest again"),
+        StepStarted(2),
+        StepUsage(2, Usage()),  # not reported
+        ToolStarted(2, RUN, "Reading calc.py"),
+        StepStarted(3),
+        StepUsage(3, Usage(1500, 20)),
+        ModelText(3, "Done."),
+        TaskEnded("answered", "Done."),
+    )
+    assert text.splitlines() == [
+        "[1] Running pytest  · 1,234 tokens",
+        "[1] Running pytest again",
+        "[2] Reading calc.py",
+        "  │ Done.",
+        "    step 3: 1,520 tokens",
+        "Task answered.",
+    ]
+
+
+def test_the_answer_streamed_is_not_repeated_at_the_end():
+    text = shown(
+        StepStarted(1),
+        ModelText(1, "add subtracts.\nIt "),
+        ModelText(1, "should add."),
+        TaskEnded("answered", "(cut off at the token limit) add subtracts.\nIt should add."),
+        StepStarted(2),
+        ModelText(2, "Something else."),
+        TaskEnded("finished", "add now adds."),
+    )
+    assert text.splitlines() == [
+        "  │ add subtracts.",
+        "  │ It should add.",
+        "Task answered: (cut off at the token limit)",
+        "  │ Something else.",
+        "Task finished: add now adds.",
     ]

@@ -113,15 +113,47 @@ def test_the_status_line_shows_thinking_writing_and_waiting_with_the_time(projec
         child.expect(r"\[2\] Finishing")
         child.expect(seen("Task finished: ", "add now adds."))
         child.expect(r"2 steps, 3,060 tokens \(2,700 prompt, 360 completion\)")
-        child.expect(re.escape("Apply these changes to your files? [y/N]"))
+        child.expect(re.escape("Accept the new file more.py? [y,n,a,d,A,D,k,q,?]"))
         child.sendline("n")
         status, shown = finish(child)
 
     assert status == 1
+    assert "0 of 1 hunk accepted." in shown
     assert "Nothing was written." in shown
     assert not (project / "more.py").exists()
     assert "│ The test fails" not in shown  # thinking is in the status line, not printed
     assert "Traceback" not in shown
+
+
+def test_the_answer_is_seen_as_it_streams_before_its_line_ends(project: Path):
+    view = Call("view_file", {"path": "calc.py"})
+    words = "I will look at calc.py first, then fix add"  # one line, no newline yet
+    with ScriptedServer(
+        replies=[Turn(content=words, tool_calls=[view], pause=0.2), Turn(tool_calls=[FINISH])]
+    ) as server:
+        child = spawn(project, server)
+        child.expect(re.escape("│ I will look at c"))
+        early = screen(child.logfile_read.text)
+        child.expect(r"\[1\] Reading calc\.py")
+        status, shown = finish(child)
+
+    assert "│ I will look at c" in early
+    assert "fix add" not in early and "[1]" not in early, "seen before the turn ended"
+    assert screen(shown).count(f"│ {words}") == 1
+    assert status == 0
+
+
+def test_a_streamed_answer_is_shown_once(project: Path):
+    answer = "add subtracts where it should add.\nChange line 2 to return a + b."
+    with ScriptedServer(replies=[Turn(content=answer, pause=0.05)]) as server:
+        child = spawn(project, server)
+        status, shown = finish(child)
+
+    text = screen(shown)
+    assert status == 0
+    assert "  │ add subtracts where it should add.\n  │ Change line 2 to return a + b.\n" in text
+    assert text.count("add subtracts") == 1 and text.count("Change line 2") == 1
+    assert "Task answered.\n" in text
 
 
 def test_waiting_for_the_endpoint_then_ctrl_c_cancels_cleanly(project: Path):
@@ -220,3 +252,36 @@ def test_ctrl_c_while_a_command_runs_stops_it(project: Path):
 
     assert status == 130
     assert "Traceback" not in shown
+
+
+_CONTROL = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])|\x1b[()][0-9A-Za-z]|\r|\n|[^\x1b\r\n]+")
+
+
+def screen(raw: str) -> str:
+    """What a terminal shows after ``raw``, every line scrolled past included: the
+    cursor moves, line erasures and carriage returns of the live display played out,
+    styles dropped (lines are not wrapped: the live area's lines never are)."""
+    lines = [""]
+    row = col = 0
+    for found in _CONTROL.finditer(raw):
+        text, (params, command) = found.group(), found.groups()
+        if text == "\n":
+            row += 1
+            col = 0
+        elif text == "\r":
+            col = 0
+        elif command is None and not text.startswith("\x1b"):
+            line = lines[row].ljust(col)
+            lines[row] = line[:col] + text + line[col + len(text) :]
+            col += len(text)
+        elif command == "A":
+            row = max(0, row - int(params or 1))
+        elif command == "B":
+            row += int(params or 1)
+        elif command == "G":
+            col = int(params or 1) - 1
+        elif command == "K":
+            lines[row] = "" if params == "2" else lines[row][:col]
+        while len(lines) <= row:
+            lines.append("")
+    return "\n".join(line.rstrip() for line in lines).strip("\n") + "\n"
