@@ -9,12 +9,13 @@
 --
 -- SPEC.json: { plugin, cmd, settings, file, steps, result, options?, choices?, attach_ms?, wait_ms? }
 --   options: more setup{} options; choices: the titles vim.ui.select answers, in turn;
---   inputs: what vim.ui.input gets, in turn.
+--   inputs: what vim.ui.input gets, in turn; confirms: what confirm() answers, in turn (then 0).
 -- Steps (each a table with `do`):
 --   ask {task}                 :Surehand task (no wait)
 --   wait_review                until a review is open
 --   wait_done                  until `User SurehandDone` (the task's result is kept)
 --   wait_reviewed              until the review has ended (`User SurehandReviewed`)
+--   wait_undone                until an undo of a task answered (`User SurehandUndone`; its data kept)
 --   goto {path, line}          show `path` (relative to the project; "new:" for a preview) at line (1-based)
 --   keys {keys}                feed normal-mode keys (mappings on), e.g. "]s" or " sa"
 --   cmd {cmd}                  run an Ex command, e.g. "SurehandAccept"
@@ -63,6 +64,15 @@ vim.ui.select = function(items, opts, on_choice)
     end
   end
   on_choice(nil, nil)
+end
+
+-- The user's answers to confirm(): the next of `confirms` (0: dismissed).
+out.confirms = {}
+local confirms = vim.deepcopy(spec.confirms or {})
+vim.fn.confirm = function(message, buttons, default, kind)
+  local answer = table.remove(confirms, 1) or 0
+  table.insert(out.confirms, { message = message, buttons = buttons, default = default or 1, kind = kind, answer = answer })
+  return answer
 end
 
 local function text_of(bufnr)
@@ -196,6 +206,15 @@ vim.api.nvim_create_autocmd('User', {
   end,
 })
 
+out.undone = {}
+vim.api.nvim_create_autocmd('User', {
+  pattern = 'SurehandUndone',
+  callback = function(event)
+    table.insert(out.undone, event.data)
+    log('undone')
+  end,
+})
+
 local STEPS = {}
 function STEPS.ask(step)
   vim.cmd('Surehand ' .. step.task)
@@ -218,6 +237,13 @@ function STEPS.wait_reviewed()
     return reviewed > seen_reviewed
   end)
   seen_reviewed = reviewed
+end
+local seen_undone = 0
+function STEPS.wait_undone()
+  wait('the undo of a task', nil, function()
+    return #out.undone > seen_undone
+  end)
+  seen_undone = #out.undone
 end
 STEPS['goto'] = function(step)
   local bufnr = buffer(step.path)

@@ -53,6 +53,7 @@ def run_plugin(
     options: dict[str, Any] | None = None,
     choices: list[str] | None = None,
     inputs: list[str] | None = None,
+    confirms: list[int] | None = None,
 ) -> dict[str, Any]:
     """Run the steps in a headless Neovim with the plugin; what the harness saw."""
     result = tmp_path / "result.json"
@@ -66,6 +67,7 @@ def run_plugin(
         "options": options or {},
         "choices": choices or [],
         "inputs": inputs or [],
+        "confirms": confirms or [],
         "log_level": "debug",
     }
     spec_file = tmp_path / "spec.json"

@@ -56,6 +56,14 @@ local COMMANDS = {
     { desc = 'The review list: each changed file and its state' },
   },
   SurehandApprove = { function() require('surehand.approve').now() end, { desc = "Answer surehand's waiting question" } },
+  SurehandUndoTask = {
+    function() require('surehand.history').undo_task(vim.api.nvim_get_current_buf()) end,
+    { desc = 'Undo the last accepted surehand task (asks first)' },
+  },
+  SurehandHistory = {
+    function() require('surehand.history').show(vim.api.nvim_get_current_buf()) end,
+    { desc = 'The accepted surehand tasks, newest first' },
+  },
   SurehandMessages = { function() require('surehand.say').show() end, { desc = "The whole text of surehand's recent messages" } },
 }
 

@@ -218,6 +218,9 @@ local function stale_version(edit, client)
   end
 end
 
+M.read_texts = read_texts
+M.stale_version = stale_version
+
 --- Start reviewing `proposal`; returns the review.
 local function start(proposal, client, co)
   local review = {

@@ -32,14 +32,31 @@ end
 
 function M.handlers()
   return {
-    ['workspace/applyEdit'] = function(...)
-      return require('surehand.review').handle_apply_edit(...)
+    ['workspace/applyEdit'] = function(err, params, ctx)
+      -- The edit of an undo the user agreed to goes in whole; anything else is a proposal to review.
+      local history = require('surehand.history')
+      if history.claims(params) then
+        return history.apply_edit(params, ctx)
+      end
+      return require('surehand.review').handle_apply_edit(err, params, ctx)
     end,
     ['window/showMessageRequest'] = function(...)
       return require('surehand.approve').handle(...)
     end,
     ['surehand/step'] = function(...)
       return status.on_step(...)
+    end,
+  }
+end
+
+--- The server's commands that run here first: its code action "undo the
+--- last task" asks, as `:SurehandUndoTask` does, before anything is undone.
+function M.commands()
+  return {
+    ['surehand.undoTask'] = function(command, ctx)
+      local argument = (command.arguments or {})[1]
+      local id = type(argument) == 'table' and argument.task or nil
+      require('surehand.history').undo_task(ctx and ctx.bufnr, type(id) == 'string' and id or nil)
     end,
   }
 end
@@ -85,6 +102,7 @@ function M.config()
     init_options = settings,
     capabilities = M.capabilities(),
     handlers = M.handlers(),
+    commands = M.commands(),
     on_init = function()
       status.server('running')
     end,
