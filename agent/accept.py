@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Literal
 
 from editing.disk.workdir import Workdir
 
@@ -27,6 +28,8 @@ from .trace import append_review
 
 ACCEPT_ROUNDS = 3  # times the files may change under the question before giving up
 
+Confirm = Literal["always", "never", "when moved"]
+
 
 async def offer(
     proposal: Proposal, root: Path, terminal: Terminal, *, assume_yes: bool, task: str = ""
@@ -34,46 +37,75 @@ async def offer(
     """Show the proposal, and write what the person accepts onto the files as they are
     then (exit code 0), or nothing (1).
 
-    Every file is read again when asked and once more after the answer: the
-    proposal is landed (rebased) onto what is there, what will be written is
-    shown, and if a file changed while the question was open, the question
-    is asked again about the new text. Nothing is written over a change that
-    was not shown. ``task`` is the task's words, for the record of what was
-    written (``surehand undo``).
+    On a terminal the person decides hunk by hunk; with ``--yes`` or piped
+    answers, on the whole (files that change how tools run asked on their
+    own). Every file is read again after the answers: what was accepted is
+    landed (rebased) onto what is there, and where that is not what was
+    shown, what will be written is shown and asked about; if a file changed
+    while a question was open, it is asked again about the new text.
+    Nothing is written over a change that was not shown. ``task`` is the
+    task's words, for the record of what was written (``surehand undo``).
     """
     if proposal.incomplete:
         terminal.say(f"The task stopped before the model finished ({proposal.incomplete}).")
         if proposal.changes:
             terminal.say("These are the changes staged so far, incomplete:")
     if proposal.changes and not assume_yes and terminal.interactive:
-        return await _hunk_by_hunk(proposal, root, terminal, task)
+        chosen, left = (await walk(proposal, terminal)).chosen()
+        return await _land(
+            proposal, chosen, root, terminal, task=task, confirm="when moved", rejected_hunks=left
+        )
     terminal.proposal(proposal)
     if not proposal.changes:
         return 0
-    offered = proposal
-    proposal, left_out = await _governing_alone(proposal, terminal, assume_yes=assume_yes)
-    if not proposal.changes:
-        _report(terminal, Review.of([rejected(c) for c in left_out], offered.summary), offered)
+    chosen = await _governing_alone(proposal, terminal, assume_yes=assume_yes)
+    confirm: Confirm = "never" if assume_yes else "always"
+    return await _land(proposal, chosen, root, terminal, task=task, confirm=confirm)
+
+
+async def _land(
+    offered: Proposal,
+    chosen: Proposal,
+    root: Path,
+    terminal: Terminal,
+    *,
+    task: str,
+    confirm: Confirm,
+    rejected_hunks: dict[str, tuple[HunkReport, ...]] | None = None,
+) -> int:
+    """Land what was ``chosen`` of the ``offered`` proposal, write it and report it.
+
+    ``confirm`` says when the person is asked before the write: ``always``
+    (the whole proposal was shown, the question is the decision), ``never``
+    (``--yes``), or ``when moved``: the walk showed the texts the agent read,
+    so only where what will be written differs from them (a file rebased on
+    the person's change, or one that changed while a question was open).
+    ``rejected_hunks`` are a file's hunks the walk left out, for its report.
+    """
+    left = rejected_hunks or {}
+    if not chosen.changes:
+        _report(terminal, _review(offered, []), offered)
         terminal.say("Nothing was written.")
         return 1
     workdir = Workdir(root)
+    moved: list[str] = []
     for _ in range(ACCEPT_ROUNDS):
-        seen = _read_all(workdir, proposal)
-        landed, landings = land(proposal, seen.get)
+        seen = _read_all(workdir, chosen)
+        landed, landings = land(chosen, seen.get)
         _show_landing(terminal, landed, landings)
         if not landed.changes:
-            reports = [unsent(c, g) for c, g in zip(proposal.changes, landings, strict=True)]
-            reports += [rejected(c) for c in left_out]
-            _report(terminal, Review.of(reports, proposal.summary), proposal)
+            reports = [unsent(c, g) for c, g in zip(chosen.changes, landings, strict=True)]
+            _report(terminal, _review(offered, reports, left), offered)
+            terminal.say("Nothing was written.")
             return 1
-        if not assume_yes:
+        rebased = any(g.ground == Ground.REBASED for g in landings)
+        if confirm == "always" or (confirm == "when moved" and (rebased or moved)):
             answer = await terminal.ask("Apply these changes to your files? [y/N]")
             if answer not in ("y", "yes"):
-                review = Review.of([rejected(c) for c in offered.changes], proposal.summary)
-                _report(terminal, review, proposal)
+                _report(terminal, _review(offered, []), offered)
                 terminal.say("Nothing was written.")
                 return 1
-        moved = [p for p, text in _read_all(workdir, proposal).items() if text != seen[p]]
+        moved = [p for p, text in _read_all(workdir, chosen).items() if text != seen[p]]
         if moved:
             terminal.say(
                 f"{', '.join(moved)} changed while you were deciding; here is the proposal "
@@ -87,93 +119,33 @@ async def offer(
             with_landing(judge(written[c.path], workdir.read), landing)
             if c.path in written
             else unsent(c, landing)
-            for c, landing in zip(proposal.changes, landings, strict=True)
-        ]
-        reports += [rejected(c) for c in left_out]
-        _report(terminal, Review.of(reports, proposal.summary), proposal)
-        terminal.say(f"Wrote {len(landed.changes)} file(s).")
-        return 0
-    terminal.say("The files kept changing; nothing was written.")
-    return 1
-
-
-async def _hunk_by_hunk(proposal: Proposal, root: Path, terminal: Terminal, task: str) -> int:
-    """The walk (``terminal_review``), then its accepted hunks landed and written.
-
-    What the walk showed is what the files held when the agent read them:
-    where a file is still so, the accepted hunks are written without another
-    question; where it changed (before or during the walk, or while the last
-    question was open), what would be written onto it now is shown and asked
-    about, as many as ``ACCEPT_ROUNDS`` times.
-    """
-    decisions = await walk(proposal, terminal)
-    chosen, left = decisions.chosen()
-    if not chosen.changes:
-        _report(
-            terminal, Review.of([rejected(c) for c in proposal.changes], proposal.summary), proposal
-        )
-        terminal.say("Nothing was written.")
-        return 1
-    workdir = Workdir(root)
-    ask = False
-    for _ in range(ACCEPT_ROUNDS):
-        seen = _read_all(workdir, chosen)
-        landed, landings = land(chosen, seen.get)
-        _show_landing(terminal, landed, landings)
-        if not landed.changes:
-            reports = [
-                _partly(unsent(c, g), left.get(c.path, ()))
-                for c, g in zip(chosen.changes, landings, strict=True)
-            ]
-            _report(terminal, Review.of(_in_order(proposal, reports), proposal.summary), proposal)
-            terminal.say("Nothing was written.")
-            return 1
-        if ask or any(g.ground == Ground.REBASED for g in landings):
-            answer = await terminal.ask("Apply these changes to your files? [y/N]")
-            if answer not in ("y", "yes"):
-                review = Review.of([rejected(c) for c in proposal.changes], proposal.summary)
-                _report(terminal, review, proposal)
-                terminal.say("Nothing was written.")
-                return 1
-        moved = [p for p, text in _read_all(workdir, chosen).items() if text != seen[p]]
-        if moved:
-            terminal.say(
-                f"{', '.join(moved)} changed while you were deciding; here is what would be "
-                "written onto the files as they are now."
-            )
-            ask = True
-            continue
-        workdir.write(landed.writes())
-        _record(root, task, landed, terminal)
-        written = {c.path: c for c in landed.changes}
-        reports = [
-            _partly(
-                with_landing(judge(written[c.path], workdir.read), landing)
-                if c.path in written
-                else unsent(c, landing),
-                left.get(c.path, ()),
-            )
             for c, landing in zip(chosen.changes, landings, strict=True)
         ]
-        _report(terminal, Review.of(_in_order(proposal, reports), proposal.summary), proposal)
+        _report(terminal, _review(offered, reports, left), offered)
         terminal.say(f"Wrote {len(landed.changes)} file(s).")
         return 0
     terminal.say("The files kept changing; nothing was written.")
     return 1
+
+
+def _review(
+    offered: Proposal,
+    reports: list[FileReport],
+    rejected_hunks: dict[str, tuple[HunkReport, ...]] | None = None,
+) -> Review:
+    """Every offered file's report, in the proposal's order: those of the files landed,
+    with the hunks the person rejected added; a file with nothing accepted, rejected."""
+    left = rejected_hunks or {}
+    by_path = {r.path: _partly(r, left.get(r.path, ())) for r in reports}
+    return Review.of([by_path.get(c.path) or rejected(c) for c in offered.changes], offered.summary)
 
 
 def _partly(report: FileReport, rejected_hunks: tuple[HunkReport, ...]) -> FileReport:
-    """A file's report with the hunks the person rejected in the walk added."""
+    """A file's report with the hunks the person rejected added."""
     if not rejected_hunks:
         return report
     status = FileStatus.PARTLY if report.status == FileStatus.APPLIED else report.status
     return replace(report, status=status, hunks=report.hunks + rejected_hunks)
-
-
-def _in_order(proposal: Proposal, reports: list[FileReport]) -> list[FileReport]:
-    """Every file's report in the proposal's order; a file with nothing accepted, rejected."""
-    by_path = {r.path: r for r in reports}
-    return [by_path.get(c.path) or rejected(c) for c in proposal.changes]
 
 
 def _record(root: Path, task: str, landed: Proposal, terminal: Terminal) -> None:
@@ -189,17 +161,14 @@ def _record(root: Path, task: str, landed: Proposal, terminal: Terminal) -> None
         terminal.say("This task is too large to keep for surehand undo.", style="yellow")
 
 
-async def _governing_alone(
-    proposal: Proposal, terminal: Terminal, *, assume_yes: bool
-) -> tuple[Proposal, list[ProposedChange]]:
+async def _governing_alone(proposal: Proposal, terminal: Terminal, *, assume_yes: bool) -> Proposal:
     """The proposal less the files that change how tools run (``agent.governing``) the
-    person did not accept one by one, and those files.
+    person did not accept one by one.
 
     Each is asked about on its own, before the rest, and only a typed "yes"
     takes it: they are never inside the one answer for all (nor in ``--yes``).
     """
     kept: list[ProposedChange] = []
-    left_out: list[ProposedChange] = []
     for change in proposal.changes:
         if change.governs is None:
             kept.append(change)
@@ -208,12 +177,12 @@ async def _governing_alone(
                 f"{change.path} left out: it changes how tools run, and --yes does not accept "
                 "such a file; run without --yes to accept it on its own."
             )
-            left_out.append(change)
         else:
             terminal.governs(change.path, change.governs)
             answer = await terminal.ask(f"Accept the change to {change.path} on its own? [yes/N]")
-            (kept if answer == "yes" else left_out).append(change)
-    return replace(proposal, changes=tuple(kept)), left_out
+            if answer == "yes":
+                kept.append(change)
+    return replace(proposal, changes=tuple(kept))
 
 
 def _read_all(workdir: Workdir, proposal: Proposal) -> dict[str, str | None]:

@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from agent.accept import offer
 from agent.conversation import Usage
 from agent.history import History
+from agent.hunk_diff import NO_NEWLINE, hunk_diff
 from agent.hunks import Hunk, StagedText, apply, split_lines
 from agent.line_input import LineReader
 from agent.proposal import Ending, Proposal, ProposedChange, RunEnd
 from agent.rebase import rebase
 from agent.terminal import Terminal
-from agent.terminal_review import NO_NEWLINE, hunk_diff
 from tests.support.scripted_task import CALC, FIXED
 
 SUB_DONE = FIXED.replace("    return a - b\n", "    return a - b  # sub\n")
