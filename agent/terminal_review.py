@@ -253,6 +253,9 @@ async def _key(terminal: Terminal, item: Item, *, first: bool) -> str:
             continue
         if key == "k":
             return key
+        if key == "":
+            terminal.say("Type a key, then Enter (? for the keys).")
+            continue
         if key != "?":
             terminal.say(f"Not a key here: {answer!r}.", style="yellow")
         terminal.say(HELP)

@@ -165,11 +165,12 @@ def two_files(root: Path) -> list[ProposedChange]:
 
 def test_accept_reject_back_and_the_rest_of_a_file(tmp_path: Path):
     changes = two_files(tmp_path)
-    code, out = review(tmp_path, changes, ["k", "y", "n", "k", "x", "?", "n", "a"])
+    code, out = review(tmp_path, changes, ["k", "", "y", "n", "k", "x", "?", "n", "a"])
 
     assert code == 0
     assert files(tmp_path) == {"calc.py": FIXED.encode(), "helper.py": b"X = 3\nY = 4\n"}
     assert "This is the first hunk; there is none before it." in out
+    assert "Type a key, then Enter (? for the keys)." in out
     assert out.count("calc.py · hunk 2 of 4, file 1 of 2 · sub noted") == 2
     assert "(you rejected it; decide again)" in out
     assert "Not a key here: 'x'." in out
