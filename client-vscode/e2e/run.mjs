@@ -29,7 +29,10 @@
  *    the review, rejecting the spoofed hunk and accepting the other: the
  *    rejected hunk never comes back and the final message counts the whole
  *    task;
- * 6. switch to an endpoint nobody listens on: an error notification with
+ * 6. "Surehand: Undo Last Task": a modal question names the spoofing task
+ *    and calc.py; on Undo the buffer holds its text from before that task
+ *    again (the person's line typed during its review kept), unsaved;
+ * 7. switch to an endpoint nobody listens on: an error notification with
  *    "Show Trace", which opens the trace.
  *
  * Then checks the files on disk, what each model server received, and the
@@ -77,6 +80,8 @@ const SPOOF_LINE = "__import__('os').system('id')  # \\x1b[2K\\x1b[1G+    return
 const SPOOF_COMMAND = /touch pwned '?\\x1b\[2K\\x1b\[1Gpytest'? -q/;
 /** calc.py after the spoofing task: the spoofed hunk rejected, halve accepted, the person's line kept. */
 const AFTER_SPOOF = 'def add(a, b):\n    return a + b\n\n# mine\ndef halve(x):\n    return x // 2\n';
+/** calc.py once the spoofing task is undone: halve as before it, the person's line still there. */
+const UNDONE_SPOOF = 'def add(a, b):\n    return a + b\n\n# mine\ndef halve(x):\n    return x / 2\n';
 const ACCEPTED = 'add adds'; // model_server.py's descriptions
 const REJECTED = 'halve floors';
 const RENAMED = 'move the string helpers';
@@ -191,6 +196,7 @@ async function main() {
     await serverCrash(bench, envPython);
     await otherEndpoint(bench, model);
     await spoofing(bench, workspace, server);
+    await undoLastTask(bench, workspace);
     await unreachableEndpoint(bench, model);
     await step(bench, 'check what the model servers received', async () => {
       const report = await model.report();
@@ -527,6 +533,32 @@ async function spoofing(bench, workspace, server) {
   });
 }
 
+/** Undo the last accepted task (the spoofing one): asked first, then calc.py's buffer is as before it. */
+async function undoLastTask(bench, workspace) {
+  const page = bench.page;
+  await step(bench, 'undo last task: a question names the task and its file; Undo puts the text back', async () => {
+    await bench.runCommand(UI.undoTaskCommand);
+    const question = page.locator(UI.dialog, { hasText: `Undo “${SPOOF_TASK}”?` }).first();
+    await question.waitFor({ timeout: 30_000 });
+    const detail = await question.locator('.dialog-message-detail').first().innerText();
+    log(`undo question: ${JSON.stringify(detail)}`);
+    check(detail.startsWith('It changed calc.py'), `the question does not name calc.py: ${JSON.stringify(detail)}`);
+    await bench.screenshot('undo-question');
+    await question.locator(UI.toastButton, { hasText: /^Undo$/ }).first().click();
+    await question.waitFor({ state: 'detached', timeout: 10_000 });
+    const message = await bench.notification(/^surehand: Undone/, 30_000);
+    log(`notification: ${message}`);
+    check(message.includes(SPOOF_TASK), `the undo's message does not name the task: ${message}`);
+    await page.locator(UI.editorLines, { hasText: 'return x / 2' }).first().waitFor({ timeout: 10_000 });
+    check((await bench.codeLens('surehand:').count()) === 0, 'the undo opened a review');
+    await bench.screenshot('undone');
+    await bench.runCommandByKeyboard(UI.saveAllCommand);
+    await page.locator(`${UI.editorTab}.dirty`).first().waitFor({ state: 'detached', timeout: 10_000 });
+    const calc = readFileSync(join(workspace, 'calc.py'), 'utf8');
+    check(calc === UNDONE_SPOOF, `calc.py is\n${calc}\nexpected\n${UNDONE_SPOOF}`);
+  });
+}
+
 /** Whether any file under `dir` contains `text`. */
 function findInLogs(dir, text) {
   if (!existsSync(dir)) {
@@ -575,7 +607,7 @@ function copyLogs(server) {
 
 main().then(
   () => {
-    log(`PASSED: fresh install, multi-file keyboard review, crash, endpoint-bound key and a question that stays, spoofing shown escaped and a "no" that holds, unreachable endpoint (screenshots in ${RESULTS})`);
+    log(`PASSED: fresh install, multi-file keyboard review, crash, endpoint-bound key and a question that stays, spoofing shown escaped and a "no" that holds, undo of the last task, unreachable endpoint (screenshots in ${RESULTS})`);
     console.log('e2e: 1 passed, 0 failed');
     process.exit(0);
   },

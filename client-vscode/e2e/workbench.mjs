@@ -36,6 +36,7 @@ export const UI = {
   askCommand: 'Surehand: Ask…',
   setKeyCommand: 'Surehand: Set API Key',
   setEndpointCommand: 'Surehand: Set Model Endpoint',
+  undoTaskCommand: 'Surehand: Undo Last Task',
   surehandStatus: '.statusbar-item:has-text("surehand")',
   changesView: '.pane:has(.pane-header:has-text("Surehand: Changes"))',
   // The review's keys (package.json), as Playwright presses them.

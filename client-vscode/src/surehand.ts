@@ -31,6 +31,8 @@ import { ReviewView } from './review/view';
 import { ServerManager } from './server';
 import { pinnedSettings, RESTART_SETTINGS, SECTION, splitSettings } from './settings';
 import { Status } from './status';
+import { confirmingUndo, registerUndoCommands, type UndoParts } from './undoCommands';
+import { UndoEdits } from './undoEdit';
 import { visible, visibleNotice } from './visible';
 import type { StepParams } from './statusText';
 
@@ -44,6 +46,7 @@ export class Surehand implements vscode.Disposable {
   private readonly status = new Status();
   private readonly documents = new ProposalDocuments();
   private readonly review = new ReviewController(this.documents, this.status, this.output);
+  private readonly undoEdits = new UndoEdits(this.output);
   private readonly progress: ProgressBars;
   private readonly server: ServerManager;
   private readonly disposables: vscode.Disposable[] = [];
@@ -53,7 +56,7 @@ export class Surehand implements vscode.Disposable {
     this.notices.tally = () => this.review.taskTally();
     const middleware: Middleware = {
       handleWorkDoneProgress: this.progress.middleware,
-      executeCommand: reportingAsks(() => this.server, this.notices),
+      executeCommand: confirmingUndo(() => this.undoParts(), reportingAsks(() => this.server, this.notices)),
       workspace: {
         // The server gets only its own keys, with a value, and the endpoint it was started for.
         configuration: async (params, token, next) => {
@@ -92,6 +95,7 @@ export class Surehand implements vscode.Disposable {
         output: this.output,
         notices: this.notices,
       }),
+      ...registerUndoCommands(this.undoParts()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (RESTART_SETTINGS.some((setting) => event.affectsConfiguration(setting))) {
           this.server.restart();
@@ -103,6 +107,10 @@ export class Surehand implements vscode.Disposable {
         }
       }),
     );
+  }
+
+  private undoParts(): UndoParts {
+    return { server: this.server, review: this.review, output: this.output, edits: this.undoEdits };
   }
 
   start(): Promise<void> {
@@ -121,7 +129,9 @@ export class Surehand implements vscode.Disposable {
   }
 
   private attach(client: LanguageClient): void {
-    client.onRequest(ApplyWorkspaceEditRequest.type, (params) => this.review.handleApplyEdit(params));
+    client.onRequest(ApplyWorkspaceEditRequest.type, (params) =>
+      this.undoEdits.claims(params) ? this.undoEdits.apply(params) : this.review.handleApplyEdit(params),
+    );
     client.onRequest(ShowMessageRequest.type, (params) => this.question(params.type, params.message, params.actions));
     client.onNotification(ShowMessageNotification.type, (params) =>
       this.notices.server(severityOf(params.type), params.message),

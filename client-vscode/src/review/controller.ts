@@ -377,7 +377,7 @@ export class ReviewController implements vscode.Disposable {
 }
 
 /** The first versioned document that is open at another version than the edit's, if any. */
-function staleVersion(edit: WorkspaceEdit, open: ReadonlyMap<string, vscode.TextDocument>): string | undefined {
+export function staleVersion(edit: WorkspaceEdit, open: ReadonlyMap<string, vscode.TextDocument>): string | undefined {
   for (const change of edit.documentChanges ?? []) {
     if (!('textDocument' in change)) {
       continue;
@@ -392,7 +392,7 @@ function staleVersion(edit: WorkspaceEdit, open: ReadonlyMap<string, vscode.Text
 }
 
 /** The current text of each URI that exists (open buffer, else the file). */
-async function readTexts(uris: readonly string[]): Promise<Map<string, string>> {
+export async function readTexts(uris: readonly string[]): Promise<Map<string, string>> {
   const texts = new Map<string, string>();
   for (const uri of uris) {
     try {
@@ -410,7 +410,7 @@ function newText(file: FileReview): string {
 }
 
 /** Close the tabs showing a `surehand-proposal:` document (or diffing one), or one of `uris`. */
-async function closeTabs(uris: readonly vscode.Uri[] = []): Promise<void> {
+export async function closeTabs(uris: readonly vscode.Uri[] = []): Promise<void> {
   const ours = (uri: vscode.Uri): boolean =>
     uri.scheme === SCHEME || uris.some((u) => u.toString() === uri.toString());
   const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs);
