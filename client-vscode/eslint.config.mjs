@@ -25,7 +25,7 @@ export default tseslint.config(
     // The pure modules stay free of the editor: they are unit-tested without it.
     files: [
       'src/review/{text,model,decide,shift,layout,protocol,keys,lensText,navigate,changes}.ts',
-      'src/{ask,approval,coalesce,crash,endpoint,environment,interpreter,python,redact,settings,statusText,words}.ts',
+      'src/{ask,approval,coalesce,crash,endpoint,environment,interpreter,python,redact,settings,statusText,undoTask,words}.ts',
     ],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Pure modules must not import vscode.' }], patterns: ['vscode-languageclient*'] }],

@@ -166,6 +166,8 @@ class Controller:
             return {"outcome": "error", "summary": "surehand needs a workspace folder."}
         if self.tasks.busy:
             return {"outcome": "busy", "summary": "surehand is already working on a task."}
+        if self.task_undo is not None and self.task_undo.running:
+            return {"outcome": "busy", "summary": "surehand is undoing a task; ask again then."}
         if (why := why_not_a_project(self.root)) is not None:
             return {"outcome": "error", "summary": why}
         if self.desk is not None and self.desk.review is not None:
@@ -447,6 +449,19 @@ class Controller:
         if name == names.SHOW_DIFF:
             return await desk.show_diff(argument)
         return await desk.undo_last()
+
+    async def undo_task(self, task_id: str | None) -> dict[str, Any]:
+        """``surehand.undoTask``: never while a task runs or waits for review (a client
+        applies the undo's edit unreviewed, so nothing else may be sent meanwhile)."""
+        if self.task_undo is None:
+            return {"undone": None, "refused": [], "summary": "surehand needs a workspace folder."}
+        if self.tasks.busy or (self.desk is not None and self.desk.review is not None):
+            return {
+                "undone": None,
+                "refused": [],
+                "summary": "A task is running or under review: undo once it has ended.",
+            }
+        return await self.task_undo.undo(task_id)
 
     def review_actions(self, params: types.CodeActionParams) -> list[Any]:
         """The review's actions at the cursor; while a task runs, one that cancels it; with

@@ -277,9 +277,7 @@ def create_server() -> SurehandServer:
             task_id = arguments_.task_argument(task_undo.UNDO_TASK, list(arguments))
         except BadArguments as error:
             raise JsonRpcInvalidParams(str(error)) from None
-        if controller.task_undo is None:
-            return {"undone": None, "refused": [], "summary": "surehand needs a workspace folder."}
-        return await controller.task_undo.undo(task_id)
+        return await controller.undo_task(task_id)
 
     @server.command(task_undo.HISTORY)
     def history(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:

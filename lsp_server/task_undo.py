@@ -51,6 +51,9 @@ class TaskUndo:
     apply: Apply
     settle: Settle
     history: History
+    # An undo under way: no task may start meanwhile (the rich clients apply the undo's
+    # edit unreviewed while their undo request waits, so nothing else may be sent then).
+    running: bool = False
 
     @classmethod
     def of(
@@ -81,6 +84,13 @@ class TaskUndo:
 
     async def undo(self, task_id: str | None) -> dict[str, Any]:
         """Take back the newest task not yet undone (``task_id``, when given, must be it)."""
+        self.running = True
+        try:
+            return await self._undo(task_id)
+        finally:
+            self.running = False
+
+    async def _undo(self, task_id: str | None) -> dict[str, Any]:
         record = self.history.last()
         if record is None:
             return _nothing("No accepted task is left to undo in this workspace.")

@@ -15,7 +15,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from agent.history import FileChange, History
 from tests.lsp.editor import Editor, Editors, ask, command, wait_until
 from tests.lsp.test_plain_client import actions, plain, run, the_end
-from tests.support.openai_server import ScriptedServer, Turn
+from tests.support.openai_server import Hang, ScriptedServer, Turn
 from tests.support.scripted_task import (
     CALC,
     CREATE,
@@ -189,3 +189,28 @@ async def test_a_task_accepted_in_the_terminal_is_undone_from_the_editor_on_disk
     assert undone["undone"]["files"] == ["helper.py"], undone
     assert (project / "helper.py").read_text() == "X = 1\n"
     assert editor.edits == [], "nothing sent to the editor for a file it does not hold"
+
+
+async def test_no_undo_while_a_task_runs_and_no_task_while_an_undo_runs(
+    editors: Editors, openai_server: ScriptedServer, project: Path
+):
+    """A client applies the undo's edit unreviewed while its undo request waits: nothing
+    of a task may be sent meanwhile, so the two never overlap."""
+    (project / "helper.py").write_text("X = 2\n")
+    History.of(project).record(
+        "two", [FileChange("helper.py", "X = 1\n", "X = 2\n")], front="terminal"
+    )
+    editor = await plain(editors)
+    editor.open("calc.py")
+    openai_server.add(Hang())
+    started = await command(editor.client, "surehand.ask", {"task": "Fix add."})
+    assert started["outcome"] == "started"
+    await wait_until(lambda: len(openai_server.completions) == 1, what="the model's request")
+
+    refused = await checked(editor, "surehand.undoTask")
+
+    assert refused["undone"] is None and "running" in refused["summary"]
+    assert (project / "helper.py").read_text() == "X = 2\n"
+    await command(editor.client, "surehand.cancel")
+    await the_end(editor, "Cancelled.")
+    assert (await checked(editor, "surehand.undoTask"))["undone"] is not None
