@@ -147,7 +147,7 @@ def _run(args: argparse.Namespace) -> int:
     if failed and not proposal.changes:
         return 2
     try:
-        code = asyncio.run(offer(proposal, root, terminal, assume_yes=args.yes))
+        code = asyncio.run(offer(proposal, root, terminal, assume_yes=args.yes, task=args.task))
     except KeyboardInterrupt:
         terminal.cancelled(None)
         return EXIT_INTERRUPTED
