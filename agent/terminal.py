@@ -148,7 +148,7 @@ class Terminal:
             self._live.refresh()  # every state is seen, however short
 
     def _started_line(self, event: ToolStarted) -> Text:
-        """ "[2] Editing calc.py", with the step's tokens on its first call's line."""
+        """A tool's line, ``[2] Editing calc.py``, with the step's tokens on its first."""
         line = Text(f"[{event.step}] {_capped(event.summary)}")
         if self._tokens is not None and self._tokens[0] == event.step:
             line.append(f"  · {self._tokens[1].total:,} tokens", style="dim")
@@ -156,12 +156,14 @@ class Terminal:
         return line
 
     def _ended_line(self, event: TaskEnded) -> Text:
-        """ "Task finished: <summary>"; an answer just printed as it streamed is not
-        repeated (only what the task's message adds to it)."""
+        """The closing line, ``Task finished: <summary>``. An answer just printed as it
+        streamed is not repeated: the message is left out when it is that answer, or
+        only the note before it is kept ("The answer was cut off …: <answer>")."""
         message = event.message.strip()
         answer = self._answer.strip()
-        if answer and message.endswith(answer):
-            message = message[: len(message) - len(answer)].strip()
+        note = message[: len(message) - len(answer)].rstrip()
+        if answer and message.endswith(answer) and (not note or note.endswith(":")):
+            message = note
         if not message:
             return Text(f"Task {event.ending}.", style="bold")
         line = Text(f"Task {event.ending}: ", style="bold")

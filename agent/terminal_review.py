@@ -5,12 +5,12 @@ model's edits, a region of the text the agent read, shown alone with a few
 lines around it and the model's label for it), or a whole file operation (a
 new file with its content, a deletion, a move with its changes). The keys:
 
-    y  accept this hunk             n  reject it
-    a  accept it and the rest of this file
-    d  reject it and the rest of this file
+    y  accept this hunk               n  reject it
+    a  accept it and the rest of its file
+    d  reject it and the rest of its file
     A  accept it and every hunk still undecided, in every file
     D  reject it and every hunk still undecided
-    k  go back to the previous hunk q  quit: reject what is undecided
+    k  go back to the previous hunk   q  quit: reject what is undecided
     ?  help
 
 A file that changes how tools run (``agent.governing``) is accepted only by
@@ -110,7 +110,7 @@ class Walk:
                 other.accepted = accept
 
     def summary(self) -> str:
-        """ "3 of 5 hunks accepted in 2 files." (a file operation counts as one)."""
+        """The summary line, ``3 of 5 hunks accepted in 2 files.`` (a file operation is one)."""
         accepted = [i for i in self.items if i.accepted]
         files = len({i.file for i in accepted})
         where = f" in {files} file{'s' if files != 1 else ''}" if accepted else ""

@@ -17,6 +17,7 @@ from agent.events import (
     ToolFinished,
     ToolStarted,
 )
+from agent.messages import CUT_OFF_ANSWER
 from agent.terminal import Terminal
 
 RUN = ToolCall("c1", "run_command", '{"command": "pytest"}')
@@ -99,15 +100,20 @@ def test_the_answer_streamed_is_not_repeated_at_the_end():
         StepStarted(1),
         ModelText(1, "add subtracts.\nIt "),
         ModelText(1, "should add."),
-        TaskEnded("answered", "(cut off at the token limit) add subtracts.\nIt should add."),
+        TaskEnded("answered", f"{CUT_OFF_ANSWER} add subtracts.\nIt should add."),
         StepStarted(2),
         ModelText(2, "Something else."),
         TaskEnded("finished", "add now adds."),
+        StepStarted(3),
+        ModelText(3, "."),
+        TaskEnded("finished", "Done."),
     )
     assert text.splitlines() == [
         "  │ add subtracts.",
         "  │ It should add.",
-        "Task answered: (cut off at the token limit)",
+        f"Task answered: {CUT_OFF_ANSWER}",
         "  │ Something else.",
         "Task finished: add now adds.",
+        "  │ .",
+        "Task finished: Done.",
     ]
