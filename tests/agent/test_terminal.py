@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from rich.console import Console
+
 from agent.conversation import ToolCall, Usage
 from agent.events import (
     ModelCalling,
@@ -18,6 +20,7 @@ from agent.events import (
     ToolStarted,
 )
 from agent.messages import CUT_OFF_ANSWER
+from agent.status_line import FRAMES, StatusLine
 from agent.terminal import Terminal
 
 RUN = ToolCall("c1", "run_command", '{"command": "pytest"}')
@@ -117,3 +120,15 @@ def test_the_answer_streamed_is_not_repeated_at_the_end():
         "  │ .",
         "Task finished: Done.",
     ]
+
+
+def test_the_unfinished_line_above_the_status_shows_its_end_escaped():
+    status = StatusLine()
+    status.set("writing the answer")
+    status.above = "  │ " + "word " * 30 + "\x1b[2J\u202eend"
+    out = io.StringIO()
+    Console(file=out, width=40, color_system=None).print(status)
+    above, line = out.getvalue().splitlines()
+    assert above.startswith("…") and above.endswith("word \\x1b[2J\\u202eend")
+    assert len(above) <= 39
+    assert line[0] in FRAMES and line[1:].startswith(" writing the answer ")
