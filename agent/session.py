@@ -33,6 +33,7 @@ from .events import (
     ModelWriting,
     OnEvent,
     StepStarted,
+    StepUsage,
     TaskEnded,
     ToolFinished,
     ToolStarted,
@@ -177,6 +178,8 @@ class Session:
         )
         model_ms = (time.perf_counter() - started) * 1000
         self.usage += turn.usage
+        if turn.usage.total:
+            emit(StepUsage(step, turn.usage))
         self.conversation.assistant(turn)
         records: list[ToolRecord] = []
         ended: RunEnd | None = None

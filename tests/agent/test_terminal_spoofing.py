@@ -68,13 +68,13 @@ def test_an_added_line_with_escape_codes_shows_its_real_bytes_in_the_review(proj
     )
     with ScriptedServer(replies=[Turn(tool_calls=[edit]), Turn(tool_calls=[FINISH])]) as server:
         child = spawn(project, server)
-        child.expect(re.escape("Apply these changes to your files? [y/N]"))
+        child.expect(re.escape("Accept this hunk? [y,n,a,d,A,D,k,q,?]"))
         child.sendline("n")
         status, shown = finish(child)
 
     assert ERASE not in shown and RLO not in shown
     assert f"+    __import__('os').system('id')  # {ERASE_SHOWN}+    return a + b" in shown
-    assert r"calc.py: fix add\u202e" in shown
+    assert r"calc.py · hunk 1 of 1, file 1 of 1 · fix add\u202e" in shown
     assert status == 1
     assert (project / "calc.py").read_text("utf-8") == CALC
 
@@ -137,6 +137,7 @@ def test_a_single_key_does_not_allow_a_command_always(project: Path):
 
 
 SETTINGS = 'commandEnvironment = ["GITHUB_TOKEN"]\n'
+GOVERNING_QUESTION = "Accept the new file .surehand.toml on its own? Type yes, or [n,d,D,k,q,?]"
 
 
 def _governing_task() -> list[Turn]:
@@ -160,9 +161,12 @@ def test_a_file_that_changes_how_tools_run_is_flagged_and_accepted_only_on_its_o
                 ".surehand.toml changes how tools run: surehand's own settings for this project"
             )
         )
-        child.expect(re.escape("Accept the change to .surehand.toml on its own? [yes/N]"))
-        child.sendline("y")  # not "yes": left out
-        child.expect(re.escape("Apply these changes to your files? [y/N]"))
+        child.expect(re.escape(GOVERNING_QUESTION))
+        child.sendline("y")  # not "yes": asked again
+        child.expect(re.escape("type yes to accept it, on its own."))
+        child.expect(re.escape(GOVERNING_QUESTION))
+        child.sendline("n")
+        child.expect(re.escape("Accept the new file notes.md? [y,n,a,d,A,D,k,q,?]"))
         child.sendline("y")
         status, shown = finish(child)
 
@@ -175,9 +179,9 @@ def test_a_file_that_changes_how_tools_run_is_flagged_and_accepted_only_on_its_o
 def test_a_file_that_changes_how_tools_run_is_written_when_accepted_on_its_own(project: Path):
     with ScriptedServer(replies=_governing_task()) as server:
         child = spawn(project, server)
-        child.expect(re.escape("Accept the change to .surehand.toml on its own? [yes/N]"))
+        child.expect(re.escape(GOVERNING_QUESTION))
         child.sendline("yes")
-        child.expect(re.escape("Apply these changes to your files? [y/N]"))
+        child.expect(re.escape("Accept the new file notes.md? [y,n,a,d,A,D,k,q,?]"))
         child.sendline("y")
         status, _ = finish(child)
 
