@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from pathlib import Path
 
-import pexpect
 import pytest
 
-from tests.agent.test_terminal_pty import TIMEOUT, _Transcript, finish, screen, spawn
+from tests.agent.test_terminal_pty import finish, screen, spawn, surehand
 from tests.agent.test_terminal_review_pty import KEYS, item, typed
 from tests.support.openai_server import ScriptedServer, Turn
 from tests.support.scripted_task import CALC, CREATE, FINISH, FIX, FIXED, SUB_NOTE, UTIL
@@ -29,24 +27,6 @@ def project(tmp_path: Path) -> Path:
     root.mkdir()
     (root / "calc.py").write_bytes(CALC.encode())
     return root
-
-
-def surehand(project: Path, *args: str) -> pexpect.spawn:
-    home = project.parent
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": str(home),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "TERM": "xterm-256color",
-        "NO_COLOR": "1",
-    }
-    argv = ["-m", "agent.cli", *args, "--workspace", str(project)]
-    child = pexpect.spawn(
-        sys.executable, argv, env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(30, 120)
-    )
-    child.logfile_read = _Transcript()
-    return child
 
 
 def test_a_partly_accepted_task_is_undone_and_the_persons_change_since_kept(project: Path):

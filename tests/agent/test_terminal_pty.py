@@ -49,6 +49,14 @@ def project(tmp_path: Path) -> Path:
 def spawn(
     project: Path, server: ScriptedServer, *flags: str, task: str = "Fix add."
 ) -> pexpect.spawn:
+    """``surehand run`` on ``project`` against the scripted ``server``."""
+    args = ["run", task, "--base-url", server.base_url, "--model", server.model, *flags]
+    return surehand(project, *args)
+
+
+def surehand(project: Path, *args: str) -> pexpect.spawn:
+    """``surehand <args> --workspace project`` in a pseudo-terminal of 30 x 120, its home
+    (state and config folders) beside the project; what it shows is kept (``finish``)."""
     home = project.parent
     env = {
         "PATH": "/usr/bin:/bin",
@@ -60,8 +68,7 @@ def spawn(
         "COLUMNS": "120",
         "LINES": "30",
     }
-    argv = ["-m", "agent.cli", "run", task, "--workspace", str(project)]
-    argv += ["--base-url", server.base_url, "--model", server.model, *flags]
+    argv = ["-m", "agent.cli", *args, "--workspace", str(project)]
     child = pexpect.spawn(
         sys.executable, argv, env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(30, 120)
     )

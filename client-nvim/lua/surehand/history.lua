@@ -227,19 +227,7 @@ function M.show(bufnr)
   if #lines == 0 then
     lines = { 'surehand: no accepted task is kept for this workspace' }
   end
-  local existing = vim.fn.bufnr('surehand://history')
-  if existing ~= -1 then
-    pcall(vim.api.nvim_buf_delete, existing, { force = true })
-  end
-  vim.cmd('botright new')
-  local scratch = vim.api.nvim_get_current_buf()
-  vim.bo[scratch].buftype = 'nofile'
-  vim.bo[scratch].bufhidden = 'wipe'
-  vim.bo[scratch].swapfile = false
-  vim.api.nvim_buf_set_lines(scratch, 0, -1, false, lines)
-  vim.bo[scratch].modifiable = false
-  pcall(vim.api.nvim_buf_set_name, scratch, 'surehand://history')
-  return scratch
+  return require('surehand.say').scratch(lines, 'surehand://history')
 end
 
 --- Whether a `workspace/applyEdit` is the edit of the undo this Neovim waits for.

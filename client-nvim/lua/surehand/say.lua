@@ -107,6 +107,16 @@ function M.show()
   if #lines == 0 then
     lines = { 'surehand has said nothing yet' }
   end
+  return M.scratch(lines, 'surehand://messages')
+end
+
+--- A read-only scratch buffer named `name` below the windows, holding `lines` (one of that
+--- name already open is replaced).
+function M.scratch(lines, name)
+  local existing = vim.fn.bufnr(name)
+  if existing ~= -1 then
+    pcall(vim.api.nvim_buf_delete, existing, { force = true })
+  end
   vim.cmd('botright new')
   local bufnr = vim.api.nvim_get_current_buf()
   vim.bo[bufnr].buftype = 'nofile'
@@ -114,7 +124,7 @@ function M.show()
   vim.bo[bufnr].swapfile = false
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
   vim.bo[bufnr].modifiable = false
-  pcall(vim.api.nvim_buf_set_name, bufnr, 'surehand://messages')
+  pcall(vim.api.nvim_buf_set_name, bufnr, name)
   return bufnr
 end
 
