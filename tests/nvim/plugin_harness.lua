@@ -7,7 +7,8 @@
 -- and runs `steps` in order, then writes what happened as JSON to `result`.
 -- Every wait is bounded; an error is written there too, and Neovim exits 1.
 --
--- SPEC.json: { plugin, cmd, settings, file, steps, result, options?, choices?, attach_ms?, wait_ms? }
+-- SPEC.json: { plugin, cmd?, settings, file, steps, result, options?, choices?, attach_ms?, wait_ms?, no_attach? }
+--   no_attach: do not wait for surehand to attach first (no server yet: `wait_attach` later).
 --   options: more setup{} options; choices: the titles vim.ui.select answers, in turn;
 --   inputs: what vim.ui.input gets, in turn; confirms: what confirm() answers, in turn (then 0).
 -- Steps (each a table with `do`):
@@ -25,6 +26,7 @@
 --   kill                       SIGKILL the language server
 --   wait_file {path}           until a file exists (the test makes it when the model is asked)
 --   wait_notified {contains}  until a notification holds that text
+--   wait_attach                until surehand is attached to the current buffer and initialized
 --   sleep {ms}
 
 local spec = vim.json.decode(table.concat(vim.fn.readfile(assert(_G.arg[1])), '\n'), { luanil = { object = true } })
@@ -162,6 +164,7 @@ local function snapshot(name)
     return { name = relative(vim.api.nvim_buf_get_name(item.bufnr)), lnum = item.lnum, text = item.text }
   end, vim.fn.getqflist())
   snap.quickfix_title = vim.fn.getqflist({ title = 1 }).title
+  snap.quickfix_idx = vim.fn.getqflist({ idx = 0 }).idx
   snap.disk = {}
   for path, kind in vim.fs.dir(project, { depth = 3 }) do
     if kind == 'file' then
@@ -294,6 +297,15 @@ function STEPS.wait_notified(step)
     return false
   end)
 end
+local function attached()
+  local client = vim.lsp.get_clients({ bufnr = vim.api.nvim_get_current_buf(), name = 'surehand' })[1]
+  return client ~= nil and client.initialized == true and client or nil
+end
+function STEPS.wait_attach()
+  wait('surehand to attach', spec.attach_ms or 30000, function()
+    return attached() ~= nil
+  end)
+end
 function STEPS.sleep(step)
   vim.wait(step.ms)
 end
@@ -327,14 +339,14 @@ local function main()
   vim.lsp.log.set_level(spec.log_level or 'warn')
   require('surehand').setup(vim.tbl_deep_extend('force', { cmd = spec.cmd, settings = spec.settings }, spec.options or {}))
   vim.cmd.edit(vim.fn.fnameescape(spec.file))
-  local bufnr = vim.api.nvim_get_current_buf()
-  wait('surehand to attach', spec.attach_ms or 15000, function()
-    local client = vim.lsp.get_clients({ bufnr = bufnr, name = 'surehand' })[1]
-    return client ~= nil and client.initialized == true
-  end)
-  local client = vim.lsp.get_clients({ bufnr = bufnr, name = 'surehand' })[1]
-  out.encoding = client.offset_encoding
-  out.capabilities = { experimental = client.capabilities.experimental, workspaceEdit = client.capabilities.workspace.workspaceEdit }
+  if not spec.no_attach then
+    wait('surehand to attach', spec.attach_ms or 15000, function()
+      return attached() ~= nil
+    end)
+    local client = attached()
+    out.encoding = client.offset_encoding
+    out.capabilities = { experimental = client.capabilities.experimental, workspaceEdit = client.capabilities.workspace.workspaceEdit }
+  end
   for i, step in ipairs(spec.steps) do
     local run = assert(STEPS[step['do']], 'unknown step ' .. tostring(step['do']))
     log('step', { index = i, step = step['do'] })

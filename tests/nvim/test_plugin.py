@@ -54,12 +54,21 @@ def run_plugin(
     choices: list[str] | None = None,
     inputs: list[str] | None = None,
     confirms: list[int] | None = None,
+    cmd: list[str] | bool | None = True,
+    env: dict[str, str] | None = None,
+    no_attach: bool = False,
 ) -> dict[str, Any]:
-    """Run the steps in a headless Neovim with the plugin; what the harness saw."""
+    """Run the steps in a headless Neovim with the plugin; what the harness saw.
+
+    ``cmd``: True for the server of this checkout, None for none (the plugin
+    finds one itself); ``env`` is laid over the environment."""
     result = tmp_path / "result.json"
+    if cmd is True:
+        cmd = [os.environ.get("SUREHAND_PYTHON", _python()), "-m", "lsp_server"]
     spec = {
         "plugin": str(PLUGIN),
-        "cmd": [os.environ.get("SUREHAND_PYTHON", _python()), "-m", "lsp_server"],
+        "cmd": cmd,
+        "no_attach": no_attach,
         "settings": settings_for(model.base_url, model.model, tmp_path / "traces"),
         "file": str(root / file),
         "steps": steps,
@@ -77,6 +86,7 @@ def run_plugin(
         **os.environ,
         **{f"XDG_{kind}_HOME": str(home / kind.lower()) for kind in ("CONFIG", "DATA", "STATE")},
         "XDG_CACHE_HOME": str(home / "cache"),
+        **(env or {}),
     }
     assert NVIM is not None
     done = subprocess.run(
@@ -159,8 +169,9 @@ def test_one_hunk_accepted_with_the_key_lands_unsaved(
     assert shown["keymaps"] is True
     assert opened["status"] == "surehand: review 1 hunk"
     assert opened["quickfix"] == [
-        {"name": "calc.py", "lnum": 2, "text": "[edit] 1 to decide: add adds"}
+        {"name": "calc.py", "lnum": 2, "text": "◆ add adds (replace 1 line with 1)"}
     ]
+    assert opened["quickfix_title"] == "surehand review · 1 hunk left"
     assert seen["reviewed"] == [
         {"uri": (root / "calc.py").as_uri(), "index": 0, "label": "add adds", "accepted": True}
     ]
@@ -173,6 +184,9 @@ def test_one_hunk_accepted_with_the_key_lands_unsaved(
     after = snap(seen, "after")
     assert after["files"] == [] and after["status"] == "surehand"
     assert after["quickfix_title"] == "surehand review (done)"
+    assert [q["text"] for q in after["quickfix"]] == [
+        "✓ accepted: add adds (replace 1 line with 1)"
+    ]
 
 
 def test_a_multi_file_proposal_reviewed_hunk_by_hunk(tmp_path: Path, openai_server: ScriptedServer):
@@ -225,11 +239,13 @@ def test_a_multi_file_proposal_reviewed_hunk_by_hunk(tmp_path: Path, openai_serv
         "◆ surehand: move f (replace 1 line with 1)",
     ]
     assert moved["labels"][1]["text"].endswith("[<leader>sa accept · <leader>sr reject]")
-    assert [q["text"] for q in opened["quickfix"]] == [
-        "[edit] 2 to decide: add adds",
-        "[new file] 1 to decide: new util",
-        "[delete] 1 to decide: old goes",
-        "[rename → pkg/b.py] 2 to decide: move f",
+    assert [(q["name"], q["lnum"], q["text"]) for q in opened["quickfix"]] == [
+        ("calc.py", 2, "◆ add adds (replace 1 line with 1)"),
+        ("calc.py", 6, "◆ sub swaps (replace 1 line with 1)"),
+        ("new:util.py", 1, "[new file] ◆ new util (2 lines)"),
+        ("old.py", 1, "[delete] ◆ old goes"),
+        ("a.py", 1, "[rename → pkg/b.py] ◆ move f"),
+        ("a.py", 2, "◆ move f (replace 1 line with 1)"),
     ]
     one = snap(seen, "one")
     assert decisions(one)["calc.py"] == ("accepted", ["accepted", "pending"])
@@ -244,21 +260,31 @@ def test_a_multi_file_proposal_reviewed_hunk_by_hunk(tmp_path: Path, openai_serv
         "pkg/b.py": ("accepted", ["pending"]),
     }
     assert before_last["disk"] == ["a.py", "calc.py", "old.py", "pyproject.toml"]
+    assert [q["text"] for q in before_last["quickfix"]] == [
+        "✓ accepted: add adds (replace 1 line with 1)",
+        "✗ rejected: sub swaps (replace 1 line with 1)",
+        "[new file] ✓ accepted: new util (2 lines)",
+        "[delete] ✗ rejected: old goes",
+        "[rename → pkg/b.py] ✓ accepted: move f",
+        "◆ move f (replace 1 line with 1)",
+    ], "each row shows its decision, in place"
+    assert before_last["quickfix_title"] == "surehand review · 1 hunk left"
 
     (result,) = seen["done"]
-    assert result["files"] == {
-        "calc.py": "partly_applied",
-        "util.py": "applied",
-        "old.py": "unchanged",
-        "pkg/b.py": "applied",
-    }, result
+    assert result["outcome"] == "partly_applied", result
     assert seen["buffers"]["calc.py"] == FIXED
     assert seen["buffers"]["util.py"] == UTIL
     assert seen["buffers"]["pkg/b.py"] == "def f():\n    return 2\n"
     assert seen["modified"]["pkg/b.py"] is True, "the hunk is in the moved buffer, unsaved"
+    assert seen["modified"]["util.py"] is True, "the new file is a buffer, unsaved"
+    # Nothing on disk before a save: the harness ends with :qa!, which leaves it all as it was.
+    assert sorted(p.name for p in root.iterdir()) == ["a.py", "calc.py", "old.py", "pyproject.toml"]
     assert (root / "old.py").read_text(encoding="utf-8") == "OLD = 1\n"
-    assert not (root / "a.py").exists()
+    assert (root / "a.py").read_text(encoding="utf-8") == "def f():\n    return 1\n"
     assert (root / "calc.py").read_text(encoding="utf-8") == CALC
+    assert any(
+        "Saving (:wa) makes util.py, moves a.py to pkg/b.py." in m for m in messages(seen)
+    ), messages(seen)
     assert [(h["index"], h.get("operation"), h["accepted"]) for h in seen["reviewed"]] == [
         (0, None, True),
         (1, None, False),
@@ -472,9 +498,10 @@ def test_lua_is_lint_clean():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_help_tags_and_checkhealth(tmp_path: Path):
+def test_help_tags_and_checkhealth(tmp_path: Path, openai_server: ScriptedServer):
     """The vimdoc has its tags (no duplicates), and :checkhealth surehand reports the
-    server command, the interpreter, the sandbox mode and the model settings."""
+    server command, the interpreter, the sandbox mode and the model settings
+    (tests/nvim/test_plugin_health.py reads each of its lines)."""
     doc = tmp_path / "doc"
     shutil.copytree(PLUGIN / "doc", doc)
     health = tmp_path / "health.txt"
@@ -482,7 +509,8 @@ def test_help_tags_and_checkhealth(tmp_path: Path):
     script = (
         f"vim.opt.rtp:prepend({str(PLUGIN)!r}); "
         f"vim.cmd('helptags {doc}'); "
-        f"require('surehand').setup({{ cmd = {{ {python!r}, '-m', 'lsp_server' }}, enable = false }}); "
+        f"require('surehand').setup({{ cmd = {{ {python!r}, '-m', 'lsp_server' }}, enable = false, "
+        f"settings = {{ model = 'scripted', baseUrl = {openai_server.base_url!r} }} }}); "
         "vim.cmd('checkhealth surehand'); "
         f"vim.fn.writefile(vim.api.nvim_buf_get_lines(0, 0, -1, false), {str(health)!r}); "
         "vim.cmd('qall!')"
@@ -498,13 +526,23 @@ def test_help_tags_and_checkhealth(tmp_path: Path):
     )
     assert done.returncode == 0, done.stderr
     tags = (doc / "tags").read_text(encoding="utf-8")
-    for tag in ("surehand.setup()", ":SurehandAccept", "surehand-keys", "surehand.status()"):
+    for tag in (
+        "surehand.setup()",
+        ":SurehandAccept",
+        "surehand-keys",
+        "surehand.status()",
+        ":SurehandInstall",
+        "surehand-server",
+        "surehand-saving",
+    ):
         assert f"{tag}\tsurehand.txt" in tags
     report = health.read_text(encoding="utf-8")
     assert f"server command: {python} -m lsp_server (the cmd option)" in report
     assert "interpreter:" in report and "ERROR" not in report, report
     assert "OK sandbox: bubblewrap" in report or "WARNING sandbox:" in report, report
-    assert "model " in report and "baseUrl " in report, report
+    assert "model: scripted (from your setup{} settings)" in report, report
+    assert f"endpoint: {openai_server.base_url} (from your setup{{}} settings)" in report, report
+    assert "OK the model scripted is among them" in report, report
 
 
 RUN_CHECK = Call("run_command", {"command": "python3 check.py", "timeout": None})

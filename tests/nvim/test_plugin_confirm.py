@@ -48,7 +48,7 @@ def test_a_file_that_changes_how_tools_run_is_flagged_and_left_out_of_accept_all
     assert "(accept on its own)" in label["text"]
     assert opened["buffers"]["calc.py"]["labels"][0]["text"].startswith("◆ surehand: add adds")
     envrc = next(q for q in opened["quickfix"] if q["name"] == "new:.envrc")
-    assert envrc["text"].startswith("[⚑ new file] 1 to decide: direnv (⚑ changes how tools run")
+    assert envrc["text"].startswith("[⚑ new file] ◆ direnv (1 line) (⚑ changes how tools run")
     after_all = snap(seen, "all")
     assert decisions(after_all) == {
         "calc.py": ("accepted", ["accepted"]),

@@ -1,11 +1,16 @@
 --- Applying a decided proposal: exactly the accepted hunks and file
---- operations, into buffers (nothing is saved: the user saves). Each accepted
---- hunk is its own undo step. A file whose text is no longer the one the
---- hunks were tracked against is left alone and its hunks (and its move)
---- count as rejected: never applied to the wrong lines.
+--- operations, into buffers (nothing is saved: the user saves; a new, moved
+--- or deleted file changes on disk when its buffer is written, see
+--- `surehand.saving`). Each accepted hunk is its own undo step. A file whose
+--- text is no longer the one the hunks were tracked against is left alone
+--- and its hunks (and its move) count as rejected: never applied to the
+--- wrong lines. A text without a final line break is kept so when written:
+--- the buffer gets 'noeol' and 'nofixeol'.
 local buffers = require('surehand.buffers')
 local decide = require('surehand.decide')
 local text = require('surehand.text')
+
+local saving = require('surehand.saving')
 
 local M = {}
 
@@ -40,8 +45,16 @@ local function write_text(bufnr, new_text)
   if first < #old - last or first < #new - last then
     vim.api.nvim_buf_set_lines(bufnr, first, #old - last, true, vim.list_slice(new, first + 1, #new - last))
   end
+  M.final_break(bufnr, eol)
+end
+
+--- Give `bufnr` a final line break or none, as the text has it, also when written.
+function M.final_break(bufnr, eol)
   if vim.bo[bufnr].eol ~= eol then
     vim.bo[bufnr].eol = eol
+  end
+  if not eol and vim.bo[bufnr].fixeol then
+    vim.bo[bufnr].fixeol = false
   end
 end
 
@@ -65,7 +78,7 @@ local function fname(uri)
   return vim.uri_to_fname(uri)
 end
 
---- The buffer of a file just made on disk, holding `content`, unsaved.
+--- A buffer for the new file `uri` (not on disk), holding `content`, unsaved.
 local function fill_new(uri, content)
   local bufnr = vim.fn.bufadd(fname(uri))
   vim.fn.bufload(bufnr)
@@ -75,32 +88,54 @@ local function fill_new(uri, content)
   end
   local lines = text.split_lines(content)
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, true, lines)
-  vim.bo[bufnr].eol = content == '' or ends_with_break(content)
+  M.final_break(bufnr, content == '' or ends_with_break(content))
   vim.bo[bufnr].modified = true
+  saving.create(bufnr)
   return bufnr
 end
 
+--- Whether a new file may be made at `uri`: nothing is there, on disk or in a buffer with text.
+local function free(uri)
+  if vim.uv.fs_stat(fname(uri)) then
+    return false
+  end
+  local bufnr = vim.fn.bufnr(fname(uri))
+  return bufnr == -1 or not vim.api.nvim_buf_is_loaded(bufnr) or buffers.text(bufnr) == ''
+end
+
+local function count_out(file)
+  file.operation, file.operation_stale = 'rejected', true
+  if file.kind == 'create' then
+    for _, hunk in ipairs(file.hunks) do
+      hunk.decision = 'rejected'
+    end
+  end
+end
+
 ---@return {applied: boolean, failure_reason: string?, skipped: string[], mismatched: string[]}
-function M.apply(proposal, encoding)
+function M.apply(proposal)
   local skipped, mismatched = {}, {}
   local plan = {}
-  -- Check every file first: nothing is applied to a file whose text moved on.
+  -- Check every file first: nothing is applied to a file whose text moved on,
+  -- no file is made or moved over one that is there now.
   for _, file in ipairs(proposal.files) do
     local accepted = vim.tbl_filter(decide.applies, file.hunks)
-    if (file.kind == 'edit' or file.kind == 'rename') and #accepted > 0 then
+    local moving = file.kind == 'rename' and file.operation == 'accepted'
+    if (file.kind == 'edit' or file.kind == 'rename') and (#accepted > 0 or moving) then
       local bufnr = buffers.load(file.text_uri)
       if bufnr == nil or buffers.text(bufnr) ~= file.text then
         skipped[#skipped + 1] = file.uri
         decide.leave_out(file)
+      elseif moving and not free(file.uri) then
+        skipped[#skipped + 1] = file.uri -- something is at the new name: never overwrite it
+        count_out(file)
+        plan[file.index] = #accepted > 0 and { bufnr = bufnr, accepted = accepted } or nil
       else
         plan[file.index] = { bufnr = bufnr, accepted = accepted }
       end
-    elseif file.kind == 'create' and file.operation == 'accepted' and vim.uv.fs_stat(fname(file.uri)) then
+    elseif file.kind == 'create' and file.operation == 'accepted' and not free(file.uri) then
       skipped[#skipped + 1] = file.uri -- something made the file meanwhile: never overwrite it
-      file.operation, file.operation_stale = 'rejected', true
-      for _, hunk in ipairs(file.hunks) do
-        hunk.decision = 'rejected'
-      end
+      count_out(file)
     end
   end
   if not decide.any_accepted(proposal) then
@@ -110,31 +145,24 @@ function M.apply(proposal, encoding)
   for _, file in ipairs(proposal.files) do
     local step = plan[file.index]
     if file.kind == 'create' and file.operation == 'accepted' then
-      vim.lsp.util.apply_workspace_edit({
-        documentChanges = { { kind = 'create', uri = file.uri, options = { overwrite = false, ignoreIfExists = false } } },
-      }, encoding)
       local content = decide.accepted_text(file)
       local bufnr = fill_new(file.uri, content)
       if buffers.text(bufnr) ~= content then
         mismatched[#mismatched + 1] = file.uri
       end
     elseif file.kind == 'delete' and file.operation == 'accepted' then
-      vim.lsp.util.apply_workspace_edit({
-        documentChanges = { { kind = 'delete', uri = file.uri, options = { ignoreIfNotExists = true } } },
-      }, encoding)
-    elseif file.kind == 'edit' or file.kind == 'rename' then
-      local bufnr = step and step.bufnr
-      -- The move first (it writes the buffer as it was), then the hunks into
-      -- the moved buffer, unsaved.
-      if file.kind == 'rename' and file.operation == 'accepted' then
-        vim.lsp.util.rename(fname(file.text_uri), fname(file.uri), { overwrite = false })
-        bufnr = step and buffers.load(file.uri)
+      local bufnr = buffers.load(file.uri)
+      if bufnr then
+        saving.delete(bufnr, fname(file.uri))
       end
-      if step and bufnr then
-        put_hunks(bufnr, file, step.accepted)
-        if buffers.text(bufnr) ~= decide.accepted_text(file) then
-          mismatched[#mismatched + 1] = file.uri
-        end
+    elseif step then
+      -- The hunks into the buffer, then (a move) the buffer under its new name, unsaved.
+      put_hunks(step.bufnr, file, step.accepted)
+      if buffers.text(step.bufnr) ~= decide.accepted_text(file) then
+        mismatched[#mismatched + 1] = file.uri
+      end
+      if file.kind == 'rename' and file.operation == 'accepted' then
+        saving.move(step.bufnr, fname(file.text_uri), fname(file.uri))
       end
     end
   end

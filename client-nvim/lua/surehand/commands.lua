@@ -64,6 +64,10 @@ local COMMANDS = {
     function() require('surehand.history').show(vim.api.nvim_get_current_buf()) end,
     { desc = 'The accepted surehand tasks, newest first' },
   },
+  SurehandInstall = {
+    function() require('surehand.install').run() end,
+    { desc = 'Install the surehand server into a virtual environment of the plugin (stdpath("data")/surehand)' },
+  },
   SurehandMessages = { function() require('surehand.say').show() end, { desc = "The whole text of surehand's recent messages" } },
 }
 

@@ -1,11 +1,11 @@
---- The plugin's options: defaults, merged once by `require('surehand').setup{}`.
+--- The plugin's options: defaults, merged once by `require('surehand').setup{}`,
+--- and where the server comes from.
 local M = {}
 
 M.defaults = {
-  -- The language server command; nil: `surehand serve`, else `python -m lsp_server`
-  -- with the interpreter below.
+  -- The language server command (a list); nil: found as `server_cmd` says.
   cmd = nil,
-  -- The interpreter for `-m lsp_server` when no `surehand` executable is on PATH.
+  -- An interpreter that has surehand installed: the server is `<python> -m lsp_server`.
   python = nil,
   -- The `surehand` settings sent to the server (camelCase, as in the README):
   -- model, baseUrl, apiKeyEnv, sandbox, ...
@@ -19,6 +19,8 @@ M.defaults = {
     prev = '[s',
     accept = '<leader>sa',
     reject = '<leader>sr',
+    accept_file = '<leader>sfa',
+    reject_file = '<leader>sfr',
     accept_all = '<leader>sA',
     reject_all = '<leader>sR',
     diff = '<leader>sd',
@@ -31,18 +33,31 @@ M.defaults = {
     -- (never while you are typing in insert mode).
     jump = false,
   },
+  -- `:SurehandInstall`: a virtual environment under stdpath('data')/surehand with the server.
+  install = {
+    -- The interpreter that makes the environment (Python 3.11+); nil: python3, else python.
+    python = nil,
+    -- What pip installs; nil: the repository this plugin folder is part of.
+    source = nil,
+    -- More arguments for `pip install` (an index, `--no-index --find-links DIR`, ...).
+    pip_args = {},
+  },
 }
 
 M.options = vim.deepcopy(M.defaults)
+--- The options as given to setup{} (without the defaults).
+M.given = {}
 
 function M.setup(opts)
-  M.options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts or {})
+  M.given = opts or {}
+  M.options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), M.given)
   return M.options
 end
 
---- The server command: the option, else `surehand serve` when on PATH, else
---- `<python> -m lsp_server`.
----@return string[] cmd, string why
+--- The server command and why it was chosen, in this order: the `cmd` option,
+--- `g:surehand_cmd`, the `python` option, the environment `:SurehandInstall`
+--- made, `surehand` on PATH. Nil (and why) when none is there.
+---@return string[]? cmd, string why
 function M.server_cmd()
   local o = M.options
   if o.cmd then
@@ -54,10 +69,14 @@ function M.server_cmd()
   if o.python then
     return { o.python, '-m', 'lsp_server' }, 'the python option'
   end
+  local installed = require('surehand.install').executable()
+  if vim.fn.executable(installed) == 1 then
+    return { installed, 'serve' }, 'installed by :SurehandInstall'
+  end
   if vim.fn.executable('surehand') == 1 then
     return { 'surehand', 'serve' }, '`surehand` on PATH'
   end
-  return { 'python3', '-m', 'lsp_server' }, 'no `surehand` on PATH: python3 -m lsp_server'
+  return nil, 'no `surehand` on PATH, no :SurehandInstall, no cmd or python option'
 end
 
 function M.settings()

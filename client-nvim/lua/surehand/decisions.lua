@@ -80,7 +80,9 @@ function M.decide_all(decision)
   record(review)
   local held = decide.decide_all(review.proposal, decision)
   review_.update(review)
-  if held > 0 then
+  if held == 0 then
+    log(('%s every change left · %s'):format(decision, review_.left_words(review)))
+  else
     log(('%d change%s to files that change how tools run left to accept one by one (%s)'):format(
       held,
       held == 1 and '' or 's',
@@ -103,8 +105,16 @@ function M.decide_file(decision)
     table.insert(review.history, before)
   end
   review_.update(review)
+  local name = require('surehand.visible').line(require('surehand.buffers').relative(file.uri))
   if held > 0 then
     log(('this file changes how tools run: accept its %d change%s one by one'):format(held, held == 1 and '' or 's'), vim.log.levels.WARN)
+  elseif changed then
+    log(('%s %s · %s'):format(decision, name, review_.left_words(review)))
+    if not review.finishing then
+      M.reveal(navigate.next_stop(review.proposal, review_.cursor(review), 1))
+    end
+  else
+    log(('nothing left to decide in %s · %s'):format(name, review_.left_words(review)))
   end
 end
 

@@ -1,65 +1,61 @@
---- `:checkhealth surehand`: the server command, the interpreter, the sandbox
---- mode and the model endpoint.
+--- `:checkhealth surehand`: each problem with its fix. The server command
+--- (and, when none is found, how to get one), its interpreter, the settings
+--- in force (as the server's `surehand config` says them, the editor's on
+--- top), the sandbox mode, and whether the model endpoint answers (its model
+--- list only). A Python error is one line, never a traceback.
 local config = require('surehand.config')
+local effective = require('surehand.effective')
+local install = require('surehand.install')
 
 local M = {}
 
-local function run(cmd)
-  local ok, result = pcall(function()
-    return vim.system(cmd, { text = true }):wait(10000)
-  end)
-  if not ok or result == nil then
-    return nil, tostring(result)
-  end
-  return result
+--- The ways to get a server, for an error's advice.
+function M.ways()
+  local checkout = install.checkout()
+  local source = checkout and vim.fn.fnamemodify(checkout, ':~') or '<your surehand checkout>'
+  return {
+    (':SurehandInstall makes %s with the server from %s, and the plugin finds it by itself'):format(
+      vim.fn.fnamemodify(install.venv(), ':~'),
+      checkout and source or 'install.source'
+    ),
+    ('or pip install %s into an environment whose bin/ is on PATH (then `surehand` is found)'):format(source),
+    "or setup({ python = '/path/to/python' }): an interpreter that has surehand installed",
+  }
 end
 
---- The `surehand` executable beside the server's interpreter, or on PATH.
-local function surehand_cli(cmd)
-  if cmd[1] and vim.fs.basename(cmd[1]) == 'surehand' then
-    return cmd[1]
-  end
-  if cmd[2] == '-m' then
-    local beside = vim.fs.joinpath(vim.fs.dirname(cmd[1]), 'surehand')
-    if vim.fn.executable(beside) == 1 then
-      return beside
-    end
-  end
-  if vim.fn.executable('surehand') == 1 then
-    return 'surehand'
-  end
-end
-
-function M.check()
-  local health = vim.health
+local function server_section(health)
   health.start('surehand: server')
   if vim.fn.has('nvim-0.11') == 0 then
     health.error('Neovim 0.11 or newer is needed (vim.lsp.config)')
   else
     health.ok('Neovim ' .. tostring(vim.version()))
   end
-  local resolved = vim.lsp.config.surehand
-  local cmd, why = config.server_cmd()
-  if resolved and type(resolved.cmd) == 'table' then
-    cmd = resolved.cmd
+  local cmd, why = require('surehand.launch').command()
+  if cmd == nil then
+    health.error('no surehand server found (' .. why .. ')', M.ways())
+    return nil
   end
   health.info(('server command: %s (%s)'):format(table.concat(cmd, ' '), why))
-  local exe = vim.fn.exepath(cmd[1])
-  if exe == '' then
-    health.error(('%s is not executable'):format(cmd[1]), { 'pip install surehand, or set `cmd`/`python` in setup{}' })
-    return
+  if vim.fn.executable(cmd[1]) == 0 then
+    health.error(('%s is not an executable'):format(cmd[1]), M.ways())
+    return nil
   end
-  local interpreter = cmd[2] == '-m' and exe or nil
-  if interpreter then
+  local python, own = require('surehand.probe').interpreter(cmd)
+  if own then
     local probe = 'import sys, lsp_server; print(f"Python {sys.version.split()[0]}, surehand {lsp_server.__version__}")'
-    local result = run({ interpreter, '-c', probe })
-    if result and result.code == 0 then
-      health.ok(('interpreter: %s (%s)'):format(interpreter, vim.trim(result.stdout)))
-    else
-      health.error(('interpreter %s cannot import lsp_server'):format(interpreter), { (result and result.stderr) or '' })
+    local result = effective.run({ python, '-c', probe })
+    if result.code ~= 0 then
+      health.error(('%s cannot run the server: %s'):format(python, result.error), {
+        cmd[2] == '-m' and ('install surehand with it (%s -m pip install %s), or set `python =` to one that has it'):format(
+          python, vim.fn.fnamemodify(install.checkout() or '<your surehand checkout>', ':~'))
+          or 'install it again (see below)',
+        M.ways()[1],
+      })
+      return nil
     end
+    health.ok(('interpreter: %s (%s)'):format(python, vim.trim(result.stdout)))
   else
-    health.ok('server executable: ' .. exe)
+    health.ok('server executable: ' .. vim.fn.exepath(cmd[1]))
   end
   local clients = vim.lsp.get_clients({ name = 'surehand' })
   if #clients > 0 then
@@ -67,39 +63,100 @@ function M.check()
   else
     health.info('not running in this Neovim (it starts in a buffer of a project)')
   end
+  return cmd, python, clients[1]
+end
 
-  health.start('surehand: sandbox and model')
-  local cli = surehand_cli(cmd)
-  if cli == nil then
-    health.warn('no `surehand` command to ask for the sandbox mode and the settings')
+--- What the running server says it uses, when that differs from what is in force now.
+local function running_differs(health, client, rows)
+  local status = client and require('surehand.server').status_sync(0)
+  if type(status) ~= 'table' then
     return
   end
-  local workspace = (clients[1] and clients[1].root_dir) or vim.fn.getcwd()
-  local sandbox = run({ cli, 'status', '--workspace', workspace })
-  if sandbox and sandbox.code == 0 then
-    local mode = sandbox.stdout:match('sandbox: ([^\n]+)') or '?'
-    local text = vim.trim(sandbox.stdout):gsub('^sandbox: ', '')
-    if mode == 'none' or text:match('Every command is asked first') then
-      health.warn('sandbox: ' .. text:gsub('\n', ' '))
+  local model, url = rows.model and rows.model.value, rows.baseUrl and rows.baseUrl.value
+  local differs = (type(status.model) == 'string' and status.model ~= '' and status.model ~= model)
+    or (type(status.baseUrl) == 'string' and status.baseUrl ~= '' and status.baseUrl ~= url)
+  if differs then
+    health.warn(('the running server uses model %s at %s (started with other settings)'):format(
+      tostring(status.model), tostring(status.baseUrl)), { ':LspRestart surehand starts it with these' })
+  end
+end
+
+local function settings_section(health, cmd, client)
+  health.start('surehand: settings in force (surehand config, your setup{} settings on top)')
+  local cli = effective.cli(cmd)
+  if cli == nil then
+    health.warn('no `surehand` command to ask for the settings (a custom cmd)')
+    return nil
+  end
+  local workspace = (client and client.root_dir) or vim.fn.getcwd()
+  local settings = config.settings()
+  local found, failed, what = effective.read(cli, workspace, settings)
+  if found == nil and what == 'settings' then
+    health.error('your setup{} settings: ' .. tostring(failed), { 'fix that setting in setup({ settings = ... })' })
+    return nil
+  elseif found == nil then
+    health.error('`surehand config` failed: ' .. tostring(failed), { 'install the server again: ' .. M.ways()[1] })
+    return nil
+  end
+  local rows = found.rows
+  local function row(name)
+    return rows[name] or { value = '?', from = '?' }
+  end
+  health.info(('endpoint: %s (from %s)'):format(row('baseUrl').value, row('baseUrl').from))
+  if row('model').value == '(not set)' then
+    health.warn('no model set', {
+      "setup({ settings = { model = '...' } }), or SUREHAND_MODEL, or model = in ~/.config/surehand/config.toml",
+    })
+  else
+    health.info(('model: %s (from %s)'):format(row('model').value, row('model').from))
+  end
+  health.info(('key: %s (from %s)'):format(row('key').value, row('key').from))
+  for _, warning in ipairs(found.warnings) do
+    health.warn(warning)
+  end
+  for _, name in ipairs(found.unknown) do
+    health.warn(('%s in your settings is not a surehand setting (`surehand config` lists them)'):format(name))
+  end
+  running_differs(health, client, rows)
+  local sandbox = effective.run(vim.list_extend(vim.deepcopy(cli), { 'status', '--workspace', workspace }))
+  if sandbox.code == 0 then
+    local text = vim.trim(sandbox.stdout):gsub('^sandbox: ', ''):gsub('\n', '. ', 1):gsub('\n', ' ')
+    if text:match('^none') or text:match('Every command is asked first') then
+      health.warn('sandbox: ' .. text)
     else
-      health.ok('sandbox: ' .. text:gsub('\n', ' '))
+      health.ok('sandbox: ' .. text)
     end
   else
-    health.warn('`surehand status` failed: ' .. ((sandbox and sandbox.stderr) or ''))
+    health.warn('`surehand status` failed: ' .. sandbox.error)
   end
-  local settings = run({ cli, 'config', '--workspace', workspace })
-  if settings and settings.code == 0 then
-    for line in vim.gsplit(vim.trim(settings.stdout), '\n') do
-      if line:match('^model ') or line:match('^baseUrl ') or line:match('^sandbox ') then
-        health.info(line)
-      end
-    end
-  else
-    health.warn('`surehand config` failed: ' .. ((settings and settings.stderr) or ''))
+  return found
+end
+
+local function endpoint_section(health, python, found)
+  health.start('surehand: model endpoint')
+  local rows, settings = found.rows, config.settings()
+  local key, note = effective.key(rows, settings)
+  local model = rows.model and rows.model.value
+  require('surehand.probe').check(health, python, {
+    url = rows.baseUrl and rows.baseUrl.value or '',
+    model = model ~= '(not set)' and model or nil,
+    key = key,
+    key_note = note,
+    key_row = rows.key and rows.key.value or '?',
+  })
+end
+
+function M.check()
+  local health = vim.health
+  local cmd, python, client = server_section(health)
+  if cmd == nil then
+    health.start('surehand: settings and model endpoint')
+    health.info('checked once a server is found (see above)')
+    return
   end
-  local configured = config.settings()
-  if configured.baseUrl or configured.model then
-    health.info(('editor settings: model %s, endpoint %s'):format(tostring(configured.model), tostring(configured.baseUrl)))
+  local found = settings_section(health, cmd, client)
+  if found and python then
+    endpoint_section(health, python, found)
   end
 end
 

@@ -10,9 +10,11 @@ function M.setup(opts)
   config.setup(opts)
   local server = require('surehand.server')
   vim.lsp.config('surehand', server.config())
-  -- A missing server is said once, in one line (Neovim's own message is
-  -- longer than a line and would stop at "Press ENTER").
-  if config.options.enable and server.missing() == nil then
+  -- A missing server is said once, in one line, with what to do (Neovim's
+  -- own message is longer than a line and would stop at "Press ENTER"); the
+  -- server starts in no buffer until it is found (after :SurehandInstall).
+  if config.options.enable then
+    require('surehand.launch').missing()
     vim.lsp.enable('surehand')
   end
 end

@@ -13,6 +13,8 @@ local function actions()
     prev = { function() review.next(-1) end, 'surehand: previous change' },
     accept = { function() review.decide_here('accepted') end, 'surehand: accept the change here' },
     reject = { function() review.decide_here('rejected') end, 'surehand: reject the change here' },
+    accept_file = { function() review.decide_file('accepted') end, 'surehand: accept every change left in this file' },
+    reject_file = { function() review.decide_file('rejected') end, 'surehand: reject every change left in this file' },
     accept_all = { function() review.decide_all('accepted') end, 'surehand: accept every change left' },
     reject_all = { function() review.decide_all('rejected') end, 'surehand: reject every change left' },
     diff = { function() require('surehand.diff').open() end, "surehand: this file's diff" },

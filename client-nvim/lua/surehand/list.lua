@@ -1,9 +1,14 @@
---- The review list: a quickfix list with one entry per changed file and what
---- is left to decide in it (new, deleted and renamed files included, each
---- pointing at its preview or its buffer).
+--- The review list: a quickfix list with a row per decision (each file
+--- operation and each hunk), in review order, each pointing at its line.
+--- A decided row stays where it was and shows its decision ("✓ accepted: …",
+--- "✗ rejected: …"): rows never move under `:cnext` or the cursor in the list
+--- window, and the list is the record of the review once it is done. The
+--- title counts what is left.
 local buffers = require('surehand.buffers')
 local decide = require('surehand.decide')
 local navigate = require('surehand.navigate')
+local status = require('surehand.status')
+local text = require('surehand.text')
 local visible = require('surehand.visible')
 
 local M = {}
@@ -11,7 +16,7 @@ local M = {}
 local TITLE = 'surehand review'
 local list_id = nil
 
-local KIND = { edit = 'edit', create = 'new file', delete = 'delete', rename = 'rename' }
+local KIND = { create = 'new file', delete = 'delete', rename = 'rename' }
 
 --- The state of `file` in words: "2 to decide", "accepted", "partly accepted", "rejected".
 function M.state(file)
@@ -42,37 +47,77 @@ function M.state(file)
   return accepted > 0 and 'accepted' or 'rejected'
 end
 
---- One line per file: "[rename → pkg/b.py] 1 to decide: move f".
+--- "◆ label", "✓ accepted: label", "✗ rejected: label", "⚠ stale, you typed here: label".
+local function decided(decision, stale, label, again)
+  if decision == 'accepted' then
+    return '✓ accepted: ' .. label
+  elseif decision == 'rejected' then
+    return '✗ rejected: ' .. label .. (again and ' (you rejected it earlier in this task)' or '')
+  elseif stale then
+    return '⚠ stale, you typed here (reject only): ' .. label
+  end
+  return '◆ ' .. label
+end
+
+local function operation_row(file)
+  local kind = KIND[file.kind]
+  if file.kind == 'rename' then
+    kind = 'rename → ' .. visible.line(buffers.relative(file.uri))
+  end
+  local label = visible.line(file.label)
+  if file.kind == 'create' then
+    local lines = #text.split_lines(decide.text_with(file, function()
+      return true
+    end))
+    label = ('%s (%d line%s)'):format(label, lines, lines == 1 and '' or 's')
+  end
+  return { line = 0, text = ('[%s%s] %s'):format(file.governs and '⚑ ' or '', kind, decided(file.operation, file.operation_stale, label)) }
+end
+
+--- The rows of one file: its operation, then its hunks from top to bottom.
+local function rows_of(file)
+  local rows = {}
+  if file.kind ~= 'edit' then
+    rows[#rows + 1] = operation_row(file)
+  end
+  if file.kind ~= 'create' then -- a new file's hunks go with the file
+    local starts = text.line_starts(file.text)
+    local hunks = vim.list_extend({}, file.hunks)
+    table.sort(hunks, decide.in_text_order)
+    for _, hunk in ipairs(hunks) do
+      local layout = navigate.layout(file.text, hunk, starts)
+      local label = ('%s (%s)'):format(visible.line(hunk.label), navigate.summary(layout))
+      rows[#rows + 1] = {
+        line = layout.label_line,
+        text = (file.governs and '[⚑] ' or '') .. decided(hunk.decision, hunk.stale, label, hunk.again),
+      }
+    end
+  end
+  if file.governs then
+    for _, row in ipairs(rows) do
+      if row.text:find('◆', 1, true) then
+        row.text = row.text .. (' (⚑ %s: accept on its own)'):format(visible.line(file.governs))
+      end
+    end
+  end
+  return rows
+end
+
+--- One row per decision, in review order.
 function M.entries(review)
   local items = {}
   for _, file in ipairs(review.proposal.files) do
-    local kind = KIND[file.kind]
-    if file.kind == 'rename' then
-      kind = 'rename → ' .. visible.line(buffers.relative(file.uri))
-    end
-    if file.governs then
-      kind = '⚑ ' .. kind
-    end
-    local line = 1
-    for _, stop in ipairs(navigate.pending_stops(review.proposal)) do
-      if stop.file == file.index then
-        line = stop.line + 1
-        break
-      end
-    end
     local bufnr = review.shown[file.index]
-    items[#items + 1] = {
-      bufnr = (bufnr and vim.api.nvim_buf_is_valid(bufnr)) and bufnr or nil,
-      filename = (bufnr and vim.api.nvim_buf_is_valid(bufnr)) and nil or vim.uri_to_fname(file.text_uri),
-      lnum = line,
-      col = 1,
-      text = ('[%s] %s: %s%s'):format(
-        kind,
-        M.state(file),
-        visible.line(file.label),
-        file.governs and (' (⚑ %s: accept on its own)'):format(visible.line(file.governs)) or ''
-      ),
-    }
+    local valid = bufnr and vim.api.nvim_buf_is_valid(bufnr)
+    for _, row in ipairs(rows_of(file)) do
+      items[#items + 1] = {
+        bufnr = valid and bufnr or nil,
+        filename = (not valid) and vim.uri_to_fname(file.text_uri) or nil,
+        lnum = row.line + 1,
+        col = 1,
+        text = row.text,
+      }
+    end
   end
   return items
 end
@@ -84,12 +129,24 @@ local function ours()
   return vim.fn.getqflist({ id = list_id }).id == list_id
 end
 
---- Put the review's files in the quickfix list (a list of its own, replaced as it changes).
+--- "surehand review · 2 hunks, 1 new file left" (or "(done)").
+function M.title(review, done)
+  if done then
+    return TITLE .. ' (done)'
+  end
+  if decide.is_settled(review.proposal) then
+    return TITLE .. ' · nothing left to decide'
+  end
+  return ('%s · %s left'):format(TITLE, status.pending_words(decide.pending_summary(review.proposal)))
+end
+
+--- Put the review's decisions in the quickfix list (a list of its own, replaced
+--- as it changes; the current row stays the current row).
 function M.update(review, done)
-  local title = done and (TITLE .. ' (done)') or TITLE
-  local what = { items = M.entries(review), title = title }
+  local what = { items = M.entries(review), title = M.title(review, done) }
   if ours() then
     what.id = list_id
+    what.idx = vim.fn.getqflist({ id = list_id, idx = 0 }).idx
     vim.fn.setqflist({}, 'r', what)
   else
     vim.fn.setqflist({}, ' ', what)

@@ -4,14 +4,17 @@
 --- accepted hunks landed (README: `conflict` means nothing landed). The
 --- plugin knows what it applied, so the word it reports follows that:
 --- everything landed: `applied`; some: `partly_applied`; none: `conflict`
---- when typing left something out, else `discarded`.
+--- when typing left something out, else `discarded`. A new, moved or
+--- deleted file the person accepted happens on disk when they save: the
+--- server, which reads the disk, cannot see it yet, so the summary says it in
+--- the plugin's words (the server's kept as `server_summary`).
 local decide = require('surehand.decide')
 
 local M = {}
 
 local REVIEWED = { applied = true, partly_applied = true, discarded = true, conflict = true }
 
-local tally = nil ---@type {items: integer, landed: integer, stale: integer}?
+local tally = nil ---@type {items: integer, landed: integer, stale: integer, on_save: string[]}?
 
 --- A task starts: nothing reviewed yet.
 function M.new_task()
@@ -20,7 +23,11 @@ end
 
 --- Count a finished review's items: what landed in the buffers, what could not.
 function M.record(proposal)
-  tally = tally or { items = 0, landed = 0, stale = 0 }
+  tally = tally or { items = 0, landed = 0, stale = 0, on_save = {} }
+  local on_save = require('surehand.saving').on_save(proposal)
+  if on_save ~= '' then
+    tally.on_save[#tally.on_save + 1] = on_save
+  end
   for _, file in ipairs(proposal.files) do
     if file.kind ~= 'edit' then
       tally.items = tally.items + 1
@@ -61,7 +68,21 @@ end
 --- it differs.
 function M.true_result(result)
   local word = M.word()
-  if word == nil or not REVIEWED[result.outcome] or result.outcome == word then
+  if word == nil or not REVIEWED[result.outcome] then
+    return result
+  end
+  if #tally.on_save > 0 then
+    local out = vim.deepcopy(result)
+    out.server_outcome, out.server_summary = result.outcome, result.summary
+    out.outcome = word
+    out.summary = ('%d of %d changes are in your buffers, unsaved.%s'):format(
+      tally.landed,
+      tally.items,
+      table.concat(tally.on_save)
+    )
+    return out
+  end
+  if result.outcome == word then
     return result
   end
   local out = vim.deepcopy(result)

@@ -375,7 +375,8 @@ finish = function(review)
   local accepted = #vim.tbl_filter(function(h)
     return h.accepted
   end, hunks)
-  log(('%d of %d accepted; the changes are in your buffers, unsaved.'):format(accepted, #hunks))
+  local on_save = require('surehand.saving').on_save(review.proposal)
+  log(('%d of %d accepted; the changes are in your buffers, unsaved.%s'):format(accepted, #hunks, on_save))
   pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'SurehandReviewed', data = { hunks = hunks } })
   local answer = { applied = result.applied, failureReason = result.failure_reason }
   if not review.orphaned and review.co then

@@ -1,7 +1,9 @@
 --- The surehand language server under Neovim's LSP client: its config (with
 --- the review capability and the handlers that make the review ours), the
---- commands it runs, and what happens when it stops on its own.
+--- commands it runs, and what happens when it stops on its own (whether and
+--- how it starts: `surehand.launch`).
 local config = require('surehand.config')
+local launch = require('surehand.launch')
 local say = require('surehand.say').say
 local status = require('surehand.status')
 
@@ -66,7 +68,9 @@ local function done(result)
 end
 
 --- The server stopped. Not asked to: the user is told, a running task ends
---- with an error, an open review goes on without it.
+--- with an error, an open review goes on without it. One that quits before
+--- it started is broken: it is not started again in every buffer opened
+--- (`:Surehand` tries once more), and the user is told once.
 function M.exited(code, signal, client_id)
   vim.schedule(function()
     if stopping[client_id] or (code == 0 and signal == 0) then
@@ -75,6 +79,9 @@ function M.exited(code, signal, client_id)
       return
     end
     local why = signal ~= 0 and ('signal %d'):format(signal) or ('exit code %d'):format(code)
+    if launch.quit_at_start(client_id, why) then
+      return
+    end
     status.server('stopped', why)
     require('surehand.approve').drop()
     require('surehand.review').orphan(client_id)
@@ -95,7 +102,8 @@ end
 function M.config()
   local settings = config.settings()
   return {
-    cmd = (config.server_cmd()),
+    cmd = launch.spawn,
+    root_dir = launch.root_dir,
     root_markers = config.options.root_markers,
     workspace_required = true,
     settings = { surehand = settings },
@@ -103,29 +111,12 @@ function M.config()
     capabilities = M.capabilities(),
     handlers = M.handlers(),
     commands = M.commands(),
-    on_init = function()
+    on_init = function(client)
+      launch.on_init(client)
       status.server('running')
     end,
     on_exit = M.exited,
   }
-end
-
---- Why the server command cannot run (it is not an executable), said once
---- in one line; nil when it can.
-local told_missing = false
-function M.missing()
-  local base = vim.lsp.config[M.NAME] or M.config()
-  local cmd = base.cmd
-  if type(cmd) ~= 'table' or cmd[1] == nil or vim.fn.executable(cmd[1]) == 1 then
-    return nil
-  end
-  local why = ('surehand: server not found: %s (:checkhealth surehand)'):format(cmd[1])
-  status.server('stopped', 'not found')
-  if not told_missing then
-    told_missing = true
-    say(why, vim.log.levels.WARN)
-  end
-  return why
 end
 
 --- The surehand client attached to `bufnr`, if it runs.
@@ -149,8 +140,8 @@ function M.ensure(bufnr, callback)
     if root == nil then
       return say('surehand: this buffer is in no project (no .git or pyproject.toml above it)', vim.log.levels.WARN)
     end
-    told_missing = false
-    if M.missing() then
+    launch.retry()
+    if launch.missing() then
       return
     end
     status.server('starting')

@@ -1,0 +1,10 @@
+-- lazy.nvim's build step: `build = 'client-nvim/build.lua'` in a spec of the
+-- repository. Installs the surehand server as `:SurehandInstall` does (a
+-- virtual environment under stdpath('data')/surehand), and waits for it: a
+-- failure is the build's error. `g:surehand_install` holds install options
+-- here, where setup{} has not run yet.
+local here = vim.fs.dirname(vim.fs.normalize((debug.getinfo(1, 'S').source:gsub('^@', ''))))
+if not vim.tbl_contains(vim.opt.runtimepath:get(), here) then
+  vim.opt.runtimepath:append(here)
+end
+require('surehand.install').run({ wait = true })
