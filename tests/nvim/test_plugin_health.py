@@ -30,7 +30,7 @@ from tests.support.openai_server import ScriptedServer
 PLUGIN = Path(__file__).parent.parent.parent / "client-nvim"
 SERVER = [sys.executable, "-m", "lsp_server"]
 
-pytestmark = pytest.mark.skipif(NVIM is None, reason="no nvim binary")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(NVIM is None, reason="no nvim binary")]
 
 
 def without_surehand_path() -> str:

@@ -20,6 +20,7 @@ import base64
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -133,10 +134,13 @@ def test_install_then_the_server_is_found_and_a_first_task_is_reviewed(
 
 def run_build(tmp_path: Path, options: dict[str, object]) -> subprocess.CompletedProcess[str]:
     """lazy.nvim's way: the build file loaded and run, with no setup{} before it."""
+    plugin = tmp_path / "plugin"  # a copy: the build writes the help tags into it
+    if not plugin.exists():
+        shutil.copytree(PLUGIN, plugin)
     script = tmp_path / "lazy_build.lua"
     script.write_text(
         f"vim.g.surehand_install = vim.json.decode({json.dumps(json.dumps(options))})\n"
-        f"local chunk = assert(loadfile({json.dumps(str(PLUGIN / 'build.lua'))}))\n"
+        f"local chunk = assert(loadfile({json.dumps(str(plugin / 'build.lua'))}))\n"
         "chunk()\n",
         encoding="utf-8",
     )
@@ -166,6 +170,7 @@ def test_the_lazy_build_file_installs_and_waits_and_a_failure_is_its_error(tmp_p
     assert done.returncode == 0, done.stderr
     surehand = tmp_path / "data" / "nvim" / "surehand" / "venv" / "bin" / "surehand"
     assert surehand.exists(), "installed before the build returned"
+    assert ":SurehandInstall\tsurehand.txt" in (tmp_path / "plugin" / "doc" / "tags").read_text()
 
     broken = install_options(tmp_path / "no-wheels-here")
     broken["source"] = "surehand==9.9.9"

@@ -12,11 +12,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from tests.nvim.test_neovim import NVIM
 from tests.nvim.test_plugin import SUB, decisions, messages, project_with_files, run_plugin, snap
 from tests.support.openai_server import ScriptedServer, Turn
 from tests.support.scripted_task import CREATE, FINISH, FIX, FIXED, edit
 
 A_EDIT = edit("def f():\n    return 1\n", "def f():\n    return 3\n", "f gives 3", path="a.py")
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(NVIM is None, reason="no nvim binary")]
 
 
 def test_accept_a_file_reject_a_file_and_the_list_follows(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.nvim.test_neovim import make_project
+from tests.nvim.test_neovim import NVIM, make_project
 from tests.nvim.test_plugin import decisions, messages, project_with_files, run_plugin, snap
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import (
@@ -35,6 +35,8 @@ from tests.support.scripted_task import (
 )
 
 ORIGINAL = ["a.py", "calc.py", "old.py", "pyproject.toml"]
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(NVIM is None, reason="no nvim binary")]
 
 
 def files(root: Path) -> dict[str, bytes]:
