@@ -104,13 +104,19 @@ local function settings_section(health, cmd, client)
   end
   health.info(('endpoint: %s (from %s)'):format(row('baseUrl').value, row('baseUrl').from))
   if row('model').value == '(not set)' then
-    health.warn('no model set', {
+    health.error('no model set: a task cannot start', {
       "setup({ settings = { model = '...' } }), or SUREHAND_MODEL, or model = in ~/.config/surehand/config.toml",
     })
   else
     health.info(('model: %s (from %s)'):format(row('model').value, row('model').from))
   end
-  health.info(('key: %s (from %s)'):format(row('key').value, row('key').from))
+  local key = ('key: %s (from %s)'):format(row('key').value, row('key').from)
+  -- No baseUrl set (the openai package's own URL) and no key: the server's client refuses a task.
+  if row('key').value:match('^none') and row('baseUrl').from:find('openai package', 1, true) then
+    health.error(key, { 'set the variable apiKeyEnv names, or set baseUrl to a server that needs no key' })
+  else
+    health.info(key)
+  end
   for _, warning in ipairs(found.warnings) do
     health.warn(warning)
   end
