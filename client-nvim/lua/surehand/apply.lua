@@ -161,8 +161,9 @@ function M.apply(proposal)
       if buffers.text(step.bufnr) ~= decide.accepted_text(file) then
         mismatched[#mismatched + 1] = file.uri
       end
-      if file.kind == 'rename' and file.operation == 'accepted' then
-        saving.move(step.bufnr, fname(file.text_uri), fname(file.uri))
+      if file.kind == 'rename' and file.operation == 'accepted' and not saving.move(step.bufnr, fname(file.text_uri), fname(file.uri)) then
+        skipped[#skipped + 1] = file.uri
+        count_out(file)
       end
     end
   end

@@ -45,12 +45,29 @@ end
 --- Move `bufnr` (showing `from`) to `to`: the buffer is renamed now, the disk
 --- changes when it is written. Language servers see it closed under its old
 --- name and opened under the new one.
+---@return boolean moved (false: said why; the buffer keeps its name)
 function M.move(bufnr, from, to)
+  for _, other in ipairs(vim.api.nvim_list_bufs()) do -- an empty buffer of that name (nothing to keep)
+    if other ~= bufnr and vim.api.nvim_buf_get_name(other) == to then
+      if vim.api.nvim_buf_is_loaded(other) and require('surehand.buffers').text(other) ~= '' then
+        say(('surehand: not moved: a buffer holds %s'):format(relative(to)), vim.log.levels.WARN)
+        return false
+      end
+      pcall(vim.api.nvim_buf_delete, other, { force = true })
+    end
+  end
   local clients = vim.lsp.get_clients({ bufnr = bufnr })
   for _, client in ipairs(clients) do
     vim.lsp.buf_detach_client(bufnr, client.id)
   end
-  vim.api.nvim_buf_set_name(bufnr, to)
+  local renamed, why = pcall(vim.api.nvim_buf_set_name, bufnr, to)
+  if not renamed then
+    for _, client in ipairs(clients) do
+      vim.lsp.buf_attach_client(bufnr, client.id)
+    end
+    say(('surehand: not moved to %s: %s'):format(relative(to), tostring(why)), vim.log.levels.WARN)
+    return false
+  end
   forget_name(from, bufnr)
   vim.api.nvim_buf_call(bufnr, function()
     vim.cmd('silent! filetype detect')
@@ -79,6 +96,7 @@ function M.move(bufnr, from, to)
       end
     end,
   })
+  return true
 end
 
 local function is_empty(bufnr)
