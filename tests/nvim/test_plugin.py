@@ -282,8 +282,9 @@ def test_a_multi_file_proposal_reviewed_hunk_by_hunk(tmp_path: Path, openai_serv
     assert (root / "old.py").read_text(encoding="utf-8") == "OLD = 1\n"
     assert (root / "a.py").read_text(encoding="utf-8") == "def f():\n    return 1\n"
     assert (root / "calc.py").read_text(encoding="utf-8") == CALC
-    assert any(
-        "Saving (:wa) makes util.py, moves a.py to pkg/b.py." in m for m in messages(seen)
+    assert (
+        "surehand: 5 of 7 accepted, unsaved; :wa makes util.py, moves a.py to pkg/b.py"
+        in messages(seen)
     ), messages(seen)
     assert [(h["index"], h.get("operation"), h["accepted"]) for h in seen["reviewed"]] == [
         (0, None, True),

@@ -85,10 +85,19 @@ def test_accept_a_file_reject_a_file_and_the_list_follows(
     assert a["quickfix"][2]["text"] == "✗ rejected: f gives 3 (replace 1 line with 1)"
     assert a["current"] == "new:util.py"
 
-    said = messages(seen)
-    assert "surehand: accepted calc.py · 1 hunk, 1 new file left" in said
-    assert "surehand: rejected a.py · 1 new file left" in said
-    assert "surehand: accepted util.py · nothing left to decide" in said
+    assert messages(seen) == [
+        "surehand: working on it… (:SurehandCancel stops it)",
+        "surehand: a review is open in 3 files (]s next, :SurehandList)",
+        "surehand: accepted calc.py · 1 hunk, 1 new file left",
+        "surehand: rejected a.py · 1 new file left",
+        "surehand: accepted util.py · nothing left to decide",
+        "surehand: 4 of 5 accepted, unsaved; :wa makes util.py",
+        "surehand: partly_applied. :wa makes util.py (in your buffers, unsaved).",
+    ]
+    shown = [n["message"] for n in seen["notified"]]
+    assert "surehand: accepted util.py · nothing left to decide" not in shown, (
+        "said in the same moment as the end of the review: the last one shows"
+    )
     done = snap(seen, "done")
     assert done["quickfix_title"] == "surehand review (done)"
     assert [q["text"] for q in done["quickfix"]] == [

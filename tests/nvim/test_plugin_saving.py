@@ -72,14 +72,29 @@ def test_new_moved_and_deleted_files_change_on_disk_only_when_saved(
     unsaved = snap(seen, "unsaved")
     assert unsaved["disk"] == ORIGINAL, "nothing on disk before a save"
     said = messages(seen)
-    on_save = " Saving (:wa) makes util.py, deletes old.py, moves a.py to pkg/b.py."
-    assert f"surehand: 6 of 6 accepted; the changes are in your buffers, unsaved.{on_save}" in said
+    wa = ":wa makes util.py, deletes old.py, moves a.py to pkg/b.py"
     # The server reads the disk, where nothing happened yet: the plugin says it in its words.
     (result,) = seen["done"]
     assert result["outcome"] == "applied", result
-    assert result["summary"] == f"5 of 5 changes are in your buffers, unsaved.{on_save}"
-    assert f"surehand: applied. {result['summary']}" in said
+    assert result["summary"] == f"{wa} (in your buffers, unsaved)."
     assert "server_summary" in result
+    every = [
+        "surehand: working on it… (:SurehandCancel stops it)",
+        "surehand: a review is open in 4 files (]s next, :SurehandList)",
+        "surehand: accepted every change left · nothing left to decide",
+        f"surehand: 6 of 6 accepted, unsaved; {wa}",
+        f"surehand: applied. {wa} (in your buffers, unsaved).",
+    ]
+    if save:
+        every += ["surehand: deleted old.py", "surehand: moved a.py to pkg/b.py on disk"]
+    assert said == every
+    shown = [n["message"] for n in seen["notified"]]
+    cut = [line for line in shown if line.endswith("… (:SurehandMessages)")]
+    assert [line[:45] for line in cut] == [
+        "surehand: 6 of 6 accepted, unsaved; :wa makes",
+        "surehand: applied. :wa makes util.py, deletes",
+    ], "what saving does comes first: a line cut to fit keeps it"
+    assert all(len(line) <= 80 for line in shown), "each shown message fits one line"
     if not save:
         assert files(root) == before, ":qa! leaves the project as it was"
         assert seen["modified"] == {
@@ -98,8 +113,6 @@ def test_new_moved_and_deleted_files_change_on_disk_only_when_saved(
         "pyproject.toml": before["pyproject.toml"],
         "util.py": UTIL.encode(),
     }
-    assert "surehand: deleted old.py" in said
-    assert "surehand: moved a.py to pkg/b.py on disk" in said
     assert "old.py" not in seen["buffers"], "the deleted file's buffer is gone once saved"
     assert not any(seen["modified"].values()), seen["modified"]
 
@@ -132,7 +145,13 @@ def test_taking_a_deletion_back_with_u_keeps_the_file(
     assert snap(seen, "emptied")["lines"] == [""]
     assert (root / "old.py").read_bytes() == OLD.encode(), "the text back, written as it was"
     assert (root / "a.py").read_bytes() == A.encode()
-    assert not any("deleted old.py" in m for m in messages(seen))
+    assert messages(seen) == [
+        "surehand: working on it… (:SurehandCancel stops it)",
+        "surehand: a review is open in 1 file (]s next, :SurehandList)",
+        "surehand: accepted · nothing left to decide",
+        "surehand: 1 of 1 accepted, unsaved; :wa deletes old.py",
+        "surehand: applied. :wa deletes old.py (in your buffers, unsaved).",
+    ], "nothing said of a deletion: there was none"
 
 
 NO_EOL = CALC.rstrip("\n")
@@ -167,6 +186,10 @@ def test_a_file_without_final_newline_is_written_without_one(
     )
 
     assert decisions(snap(seen, "open"))["calc.py"] == ("accepted", ["pending", "pending"])
+    assert messages(seen)[3:] == [
+        "surehand: 4 of 4 accepted, unsaved; :wa makes notes/todo.txt",
+        "surehand: applied. :wa makes notes/todo.txt (in your buffers, unsaved).",
+    ]
     want = FIXED.rstrip("\n").replace("return a - b", "return b - a").replace("\n", newline)
     assert (root / "calc.py").read_bytes() == want.encode(), "no final newline added by :wa"
     assert (root / "notes" / "todo.txt").read_bytes() == b"one\ntwo", "nor to a new file"

@@ -75,11 +75,7 @@ function M.true_result(result)
     local out = vim.deepcopy(result)
     out.server_outcome, out.server_summary = result.outcome, result.summary
     out.outcome = word
-    out.summary = ('%d of %d changes are in your buffers, unsaved.%s'):format(
-      tally.landed,
-      tally.items,
-      table.concat(tally.on_save)
-    )
+    out.summary = (':wa %s (in your buffers, unsaved).'):format(table.concat(tally.on_save, ', '))
     return out
   end
   if result.outcome == word then

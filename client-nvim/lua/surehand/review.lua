@@ -376,7 +376,11 @@ finish = function(review)
     return h.accepted
   end, hunks)
   local on_save = require('surehand.saving').on_save(review.proposal)
-  log(('%d of %d accepted; the changes are in your buffers, unsaved.%s'):format(accepted, #hunks, on_save))
+  if on_save == '' then
+    log(('%d of %d accepted; the changes are in your buffers, unsaved.'):format(accepted, #hunks))
+  else -- what saving does first: a long line is cut at its end
+    log(('%d of %d accepted, unsaved; :wa %s'):format(accepted, #hunks, on_save))
+  end
   pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'SurehandReviewed', data = { hunks = hunks } })
   local answer = { applied = result.applied, failureReason = result.failure_reason }
   if not review.orphaned and review.co then

@@ -164,8 +164,9 @@ end
 
 local ON_SAVE = { create = 'makes %s', rename = 'moves %s to %s', delete = 'deletes %s' }
 
---- " Saving makes util.py, moves a.py to pkg/b.py" for the file operations
---- accepted ('' when none): they happen on disk when their buffers are written.
+--- "makes util.py, moves a.py to pkg/b.py": what saving does for the file
+--- operations accepted ('' when none); they happen on disk when their
+--- buffers are written.
 function M.on_save(proposal)
   local words = {}
   for _, file in ipairs(proposal.files) do
@@ -175,10 +176,7 @@ function M.on_save(proposal)
       words[#words + 1] = file.kind == 'rename' and ON_SAVE.rename:format(from, to) or ON_SAVE[file.kind]:format(to)
     end
   end
-  if #words == 0 then
-    return ''
-  end
-  return ' Saving (:wa) ' .. table.concat(words, ', ') .. '.'
+  return table.concat(words, ', ')
 end
 
 return M
