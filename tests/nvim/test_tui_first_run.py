@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 from pathlib import Path
 
@@ -27,7 +28,18 @@ from tests.nvim.test_plugin_install import install_options, standin_wheel
 from tests.nvim.test_tui import TMUX, Pane
 from tests.nvim.test_tui_confirm import PLUGIN, _clean, _type
 from tests.support.openai_server import ScriptedServer, Turn
-from tests.support.scripted_task import FINISH, FIX, FIXED
+from tests.support.scripted_task import (
+    CREATE,
+    DELETE,
+    FINISH,
+    FIX,
+    FIXED,
+    MOVE,
+    MOVED,
+    OLD,
+    UTIL,
+    A,
+)
 
 pytestmark = [
     pytest.mark.slow,
@@ -126,5 +138,68 @@ def test_from_nothing_to_a_first_reviewed_task(tmp_path: Path, openai_server: Sc
             assert time.monotonic() < deadline, pane.screen()
             time.sleep(0.1)
         (tmp_path / "screen.txt").write_text(done, encoding="utf-8")
+    finally:
+        pane.kill()
+
+
+def test_file_operations_wait_for_the_save_in_the_terminal(
+    tmp_path: Path, openai_server: ScriptedServer
+):
+    """A new, a moved and a deleted file accepted with the keys: the disk is untouched
+    until `:wa`; `u` in the emptied buffer takes the deletion back (Neovim's own
+    TextChanged, as a person types it), and `:wa` then makes the rest."""
+    root = make_project(tmp_path)
+    (root / "old.py").write_text(OLD, encoding="utf-8")
+    (root / "a.py").write_text(A, encoding="utf-8")
+    openai_server.add(Turn(tool_calls=[CREATE, DELETE, MOVE]), Turn(tool_calls=[FINISH]))
+    settings = settings_for(openai_server.base_url, openai_server.model, tmp_path / "traces")
+    init = tmp_path / "init.lua"
+    init.write_text(
+        f"vim.opt.runtimepath:prepend({json.dumps(str(PLUGIN))})\n"
+        "vim.g.mapleader = ' '\n"
+        "vim.o.swapfile = false\n"
+        "vim.o.laststatus = 2\n"
+        "vim.o.statusline = '%f %m%=%{v:lua.require(\"surehand\").status()}  '\n"
+        "require('surehand').setup({\n"
+        f"  cmd = vim.json.decode({json.dumps(json.dumps([sys.executable, '-m', 'lsp_server']))}),\n"
+        f"  settings = vim.json.decode({json.dumps(json.dumps(settings))}),\n"
+        "})\n",
+        encoding="utf-8",
+    )
+    home = tmp_path / "xdg"
+    env = " ".join(
+        f"XDG_{kind}_HOME={home / kind.lower()}" for kind in ("CONFIG", "DATA", "STATE", "CACHE")
+    )
+    before = sorted(p.name for p in root.iterdir())
+    pane = Pane(tmp_path)
+    try:
+        pane.tmux(
+            "new-session", "-d", "-s", "t", "-x", "110", "-y", "30", "-c", str(root),
+            f"env {env} TERM=xterm-256color {NVIM} --clean -u {init} calc.py",
+        )  # fmt: skip
+        wait_status(pane, r"calc\.py.*\bsurehand\s*$")
+        pane.keys(":Surehand tidy up", "Enter")
+        wait_status(pane, r"surehand: review 1 hunk, 1 new file, 1 rename, 1 deletion")
+        # calc.py has nothing to decide (no review keys there): the first change, then
+        # each file accepted whole, the cursor going on to the next by itself.
+        _type(pane, [":SurehandNext", "Enter"], PAUSE)
+        for _ in range(3):
+            _type(pane, ["Space", "s", "f", "a"], 0.2)
+            time.sleep(PAUSE)
+        done = pane.wait_for("surehand: applied")
+        _clean(done)
+        assert sorted(p.name for p in root.iterdir()) == before, "nothing on disk yet"
+        _type(pane, [":b old.py", "Enter"], PAUSE)
+        _type(pane, ["u"], PAUSE)  # the deletion taken back
+        _type(pane, [":wa", "Enter"], PAUSE * 2)
+        saved = pane.screen()
+        _clean(saved)
+        deadline = time.monotonic() + 10
+        while not (root / "util.py").exists() or (root / "a.py").exists():
+            assert time.monotonic() < deadline, pane.screen()
+            time.sleep(0.1)
+        assert (root / "old.py").read_text(encoding="utf-8") == OLD, "kept, as it was"
+        assert (root / "util.py").read_text(encoding="utf-8") == UTIL
+        assert (root / "pkg" / "b.py").read_text(encoding="utf-8") == MOVED
     finally:
         pane.kill()
