@@ -123,6 +123,7 @@ REVIEW_REBASED = "rebased onto the user's changes"
 REVIEW_HUNK = "{label} (line {line})"
 REVIEW_OPERATIONS = {"create": "created", "delete": "deleted", "rename": "moved from {source}"}
 REVIEW_NOT_DONE = "not {verb}"
+REVIEW_ON_SAVE = " (accepted; it happens on disk when the user saves)"
 REVIEW_LEFT_ALONE = "left alone because {why}"
 REVIEW_CHANGED = "changed by the user meanwhile; the result is theirs"
 REVIEW_ACCEPTED = "accepted"

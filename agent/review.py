@@ -66,6 +66,7 @@ class FileReport:
     operation_accepted: bool | None = None  # None for a plain edit
     rebased: bool = False
     why: str = ""  # why a file operation could not go
+    on_save: bool = False  # accepted, made by the client when the person saves
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -82,6 +83,8 @@ class FileReport:
             data["rebased"] = True
         if self.why:
             data["why"] = self.why
+        if self.on_save:
+            data["onSave"] = True
         return data
 
 
@@ -174,6 +177,8 @@ def _file_sentence(report: FileReport, *, for_model: bool = False) -> str:
         parts.append(
             verb if report.operation_accepted else messages.REVIEW_NOT_DONE.format(verb=verb)
         )
+        if report.on_save:
+            parts[-1] += messages.REVIEW_ON_SAVE
     if report.why:
         parts.append(messages.REVIEW_LEFT_ALONE.format(why=report.why))
     if report.status == FileStatus.CHANGED:

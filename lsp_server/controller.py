@@ -26,6 +26,7 @@ from agent.command_layout import resource_limits
 from agent.comment_task import CommentTask
 from agent.config_file import effective_settings, without_defaults
 from agent.events import ToolStarted
+from agent.history import FileChange
 from agent.landing import land
 from agent.model import ModelError
 from agent.project_root import why_not_a_project
@@ -75,6 +76,9 @@ class Controller:
         self.session: Session | None = None
         self.configured = asyncio.Event()
         self.decisions: list[tuple[str, str, bool]] = []  # (uri, label, accepted) per hunk
+        # The file operations a client makes when the person saves: each accepted one's
+        # path, with its hunks' decisions in order.
+        self.on_save: dict[str, list[bool]] = {}
         self._tokens = 0
         self._task_count = 0
         self._task_id = ""  # the last task started ("task-<n>"), named in its outcomes
@@ -102,7 +106,7 @@ class Controller:
                 self.source,
                 self.abilities,
                 lambda: self.documents.encoding,
-                self.desk.apply_in_steps,
+                self._apply_undo,
                 self.documents.wait_for_change,
             )
 
@@ -401,6 +405,7 @@ class Controller:
             return bool(result and result.applied)
 
         self.decisions = []
+        self.on_save = {}
         client = review.Client(
             send,
             source.current,
@@ -415,8 +420,11 @@ class Controller:
             session.overlay.discard()
             source.forget()
         outcome.incomplete = proposal.incomplete
+        later: list[FileChange] = []
+        if self.on_save:
+            outcome, later = review.accepted_on_save(outcome, sent, self.on_save)
         if self.task_undo is not None:
-            self.task_undo.record(title, sent.values())
+            self.task_undo.record(title, sent.values(), later)
         session.tell(outcome.for_model())
         session.record_review(outcome.as_json(), outcome.verdict.value)
         return outcome
@@ -428,6 +436,20 @@ class Controller:
             (str(_get(h, "uri")), str(_get(h, "label") or ""), bool(_get(h, "accepted")))
             for h in hunks
         ]
+        self.on_save = {}
+        root = self.root
+        saved_later = {
+            str(_get(h, "uri"))
+            for h in hunks
+            if _get(h, "operation") and _get(h, "onSave") is True and _get(h, "accepted") is True
+        }
+        for h in hunks:
+            uri = str(_get(h, "uri"))
+            path = relative_of(root, uri) if root is not None and uri in saved_later else None
+            if path is not None and _get(h, "operation") is None:
+                self.on_save.setdefault(path, []).append(bool(_get(h, "accepted")))
+            elif path is not None:
+                self.on_save.setdefault(path, [])
 
     async def review_command(self, name: str, arguments: Any) -> dict[str, Any]:
         """``surehand.review.*`` and ``surehand.undo``: ``[{"id"?, "uri"?, "line"?}]``."""
@@ -449,6 +471,14 @@ class Controller:
         if name == names.SHOW_DIFF:
             return await desk.show_diff(argument)
         return await desk.undo_last()
+
+    async def _apply_undo(self, edit: types.WorkspaceEdit, label: str) -> bool | None:
+        """An undo's edit: whole to a client that reviews itself (it applies the edit's
+        parts in order), else its file operations first (``in_steps``: lsp-mode 8.0)."""
+        assert self.desk is not None
+        if self.abilities().reviews_itself:
+            return await self.desk.apply_edit(edit, label)
+        return await self.desk.apply_in_steps(edit, label)
 
     async def undo_task(self, task_id: str | None) -> dict[str, Any]:
         """``surehand.undoTask``: never while a task runs or waits for review (a client

@@ -460,7 +460,7 @@ class DiagnosticReview:
             items[0].change, before=before, after=review.edit_for(items), hunks=hunks
         )
         review.expect(items)
-        applied = await self._apply(self._edit(change), items[0].label)
+        applied = await self.apply_edit(self._edit(change), items[0].label)
         if applied is False:
             for item in items:  # the user said no in the client's own question
                 review.decide(item, State.REJECTED)
@@ -580,12 +580,12 @@ class DiagnosticReview:
         first answer that is not yes."""
         answer: bool | None = True
         for step in workspace_edit.in_steps(edit):
-            answer = await self._apply(step, label)
+            answer = await self.apply_edit(step, label)
             if answer is not True:
                 return answer
         return answer
 
-    async def _apply(self, edit: types.WorkspaceEdit, label: str) -> bool | None:
+    async def apply_edit(self, edit: types.WorkspaceEdit, label: str) -> bool | None:
         """Send the edit; the client's ``applied`` (False when it failed or said no), None
         when it gave no answer in ``APPLY_WAIT`` seconds (Vim's ALE never answers, yet
         applies it): then only the texts it reports tell whether it landed."""

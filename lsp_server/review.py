@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
-from agent.hunks import line_of
+from agent.history import FileChange
+from agent.hunks import apply, line_of
 from agent.landed import judge, operation_of, rejected, unsent, with_landing
 from agent.landing import Current, Landing, land, land_file
 from agent.proposal import Proposal, ProposedChange
@@ -170,3 +171,46 @@ async def _landed(proposal: Proposal, client: Client, applied: bool) -> dict[str
 
 
 __all__ = ["Client", "Landing", "Review", "propose"]
+
+
+def accepted_on_save(
+    outcome: Review, sent: Mapping[str, ProposedChange], decided: Mapping[str, list[bool]]
+) -> tuple[Review, list[FileChange]]:
+    """``outcome`` with the file operations a client makes when the person saves (``decided``:
+    the path of each such accepted operation, its hunks' decisions in order) reported as
+    accepted, to happen on save, and what each will do, for the task's record.
+
+    Read from the disk, such a file looks untouched (or changed, for a delete whose
+    buffer the client emptied): the client's word is the only fact there is yet. A
+    record of an operation the person never saves is harmless: its undo finds the
+    files as they were and changes nothing."""
+    files, changes = [], []
+    for report in outcome.files:
+        change = sent.get(report.path)
+        if change is None or report.path not in decided:
+            files.append(report)
+            continue
+        choice = decided[report.path]
+        if len(choice) != len(change.hunks):
+            choice = [True] * len(change.hunks)
+        before = change.before or ""
+        hunks = tuple(
+            HunkReport(
+                h.label,
+                line_of(before, h.start),
+                HunkStatus.ACCEPTED if taken else HunkStatus.REJECTED,
+            )
+            for h, taken in zip(change.hunks, choice, strict=True)
+        )
+        status = FileStatus.APPLIED if all(choice) else FileStatus.PARTLY
+        files.append(
+            FileReport(
+                report.path, report.operation, status, hunks, change.source, True, on_save=True
+            )
+        )
+        kept = [h for h, taken in zip(change.hunks, choice, strict=True) if taken]
+        after = None if change.after is None else apply(before, kept)
+        changes.append(FileChange(change.path, change.before, after, change.source))
+    review = Review.of(files, outcome.model_summary)
+    review.incomplete = outcome.incomplete
+    return review, changes

@@ -20,7 +20,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from agent.history import History, TaskRecord, UndoPlan, plan_undo, what_landed
+from agent.history import FileChange, History, TaskRecord, UndoPlan, plan_undo, what_landed
 from agent.landed import operation_of
 from agent.proposal import ProposedChange
 from editing.disk.workdir import Workdir
@@ -70,9 +70,13 @@ class TaskUndo:
     def root(self) -> Path:
         return self.source.root
 
-    def record(self, task: str, sent: Iterable[ProposedChange]) -> TaskRecord | None:
-        """Keep what the sent changes did, read from the texts now."""
+    def record(
+        self, task: str, sent: Iterable[ProposedChange], later: Iterable[FileChange] = ()
+    ) -> TaskRecord | None:
+        """Keep what the sent changes did, read from the texts now, and ``later``: the file
+        operations the client makes when the person saves."""
         files = [f for c in sent if (f := what_landed(c, self.source.existing)) is not None]
+        files += later
         try:
             return self.history.record(task, files, front="editor")
         except OSError:

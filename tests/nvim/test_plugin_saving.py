@@ -77,7 +77,12 @@ def test_new_moved_and_deleted_files_change_on_disk_only_when_saved(
     (result,) = seen["done"]
     assert result["outcome"] == "applied", result
     assert result["summary"] == f"{wa} (in your buffers, unsaved)."
-    assert "server_summary" in result
+    # The server is told they happen on save: it reports them accepted, never "left alone".
+    assert (
+        "old.py: deleted (accepted; it happens on disk when the user saves)."
+        in (result["server_summary"])
+    ), result["server_summary"]
+    assert "left alone" not in result["server_summary"]
     every = [
         "surehand: working on it… (:SurehandCancel stops it)",
         "surehand: a review is open in 4 files (]s next, :SurehandList)",
@@ -87,7 +92,7 @@ def test_new_moved_and_deleted_files_change_on_disk_only_when_saved(
     ]
     if save:
         every += ["surehand: deleted old.py", "surehand: moved a.py to pkg/b.py on disk"]
-    assert said == every
+    assert said == every, said
     shown = [n["message"] for n in seen["notified"]]
     cut = [line for line in shown if line.endswith("… (:SurehandMessages)")]
     assert [line[:45] for line in cut] == [
@@ -115,6 +120,38 @@ def test_new_moved_and_deleted_files_change_on_disk_only_when_saved(
     }
     assert "old.py" not in seen["buffers"], "the deleted file's buffer is gone once saved"
     assert not any(seen["modified"].values()), seen["modified"]
+
+
+def test_the_undo_of_saved_file_operations_is_made_on_disk_at_once(
+    tmp_path: Path, openai_server: ScriptedServer
+):
+    """The task's new, moved and deleted files were saved; :SurehandUndoTask (confirmed)
+    takes them back on disk at once, and calc.py's text back in its buffer, unsaved."""
+    root = project_with_files(tmp_path)
+    before = files(root)
+    openai_server.add(Turn(tool_calls=[FIX, CREATE, DELETE, MOVE]), Turn(tool_calls=[FINISH]))
+    steps = [
+        {"do": "ask", "task": "tidy up"},
+        {"do": "wait_review"},
+        {"do": "cmd", "cmd": "SurehandAcceptAll"},
+        {"do": "wait_reviewed"},
+        {"do": "wait_done"},
+        {"do": "cmd", "cmd": "wa"},
+        {"do": "sleep", "ms": 300},
+        {"do": "cmd", "cmd": "SurehandUndoTask"},  # answered "Undo"
+        {"do": "wait_undone"},
+    ]
+
+    seen = run_plugin(tmp_path, openai_server, root, steps, confirms=[1])
+
+    said = messages(seen)
+    assert said[-3:] == [
+        "surehand: deleted util.py",
+        "surehand: moved pkg/b.py to a.py on disk",
+        "surehand: Undone: “tidy up”.",
+    ], said
+    assert files(root) == {**before, "calc.py": FIXED.encode()}, "calc.py waits in its buffer"
+    assert seen["buffers"]["calc.py"] == before["calc.py"].decode()
 
 
 def test_taking_a_deletion_back_with_u_keeps_the_file(

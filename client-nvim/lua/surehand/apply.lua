@@ -88,7 +88,13 @@ local function fill_new(uri, content)
   end
   local lines = text.split_lines(content)
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, true, lines)
-  M.final_break(bufnr, content == '' or ends_with_break(content))
+  if content == '' then
+    -- An empty file is empty (0 bytes, as Neovim writes an empty buffer); what is typed
+    -- into it later still gets its final line break on :w ('fixeol' stays).
+    vim.bo[bufnr].eol = false
+  else
+    M.final_break(bufnr, ends_with_break(content))
+  end
   vim.bo[bufnr].modified = true
   saving.create(bufnr)
   return bufnr

@@ -220,6 +220,8 @@ function M.reviewed(proposal)
         accepted = file.operation == 'accepted',
         operation = file.kind,
         stale = file.operation_stale or nil,
+        -- The plugin makes a file operation when the buffers are saved, not at the accept.
+        onSave = file.operation == 'accepted' or nil,
       }
     end
     local in_order = vim.list_extend({}, file.hunks)

@@ -257,6 +257,26 @@ function M.accept_whole(proposal)
   end
 end
 
+--- The undo's file operations happen on disk at once, as the person confirmed them (a
+--- proposal's wait for `:w`): the buffers they made, moved or emptied are written, and
+--- no other buffer is.
+function M.save_operations(proposal, skipped)
+  local left_out = {}
+  for _, uri in ipairs(skipped) do
+    left_out[uri] = true
+  end
+  for _, file in ipairs(proposal.files) do
+    if file.kind ~= 'edit' and not left_out[file.uri] then
+      local bufnr = vim.fn.bufnr(vim.uri_to_fname(file.uri))
+      if bufnr ~= -1 and vim.api.nvim_buf_is_loaded(bufnr) then
+        vim.api.nvim_buf_call(bufnr, function()
+          vim.cmd('silent write')
+        end)
+      end
+    end
+  end
+end
+
 --- The undo's `workspace/applyEdit`: into the buffers whole, unsaved (as an
 --- accepted proposal goes), or not at all when a buffer moved on.
 function M.apply_edit(params, ctx)
@@ -276,8 +296,14 @@ function M.apply_edit(params, ctx)
   M.accept_whole(proposal)
   local applied = require('surehand.apply').apply(proposal, encoding)
   if #applied.skipped > 0 or #applied.mismatched > 0 then
-    local files = table.concat(vim.tbl_map(visible.line, applied.skipped), ', ')
+    local uris = vim.list_extend(vim.list_extend({}, applied.skipped), applied.mismatched)
+    local files = table.concat(vim.tbl_map(function(uri)
+      return visible.line(vim.fn.fnamemodify(vim.uri_to_fname(uri), ':.'))
+    end, uris), ', ')
     say('surehand: some files of the undo changed meanwhile: ' .. files, vim.log.levels.WARN)
+  end
+  if applied.applied then
+    M.save_operations(proposal, applied.skipped)
   end
   if applied.applied then
     return { applied = true }
