@@ -19,13 +19,13 @@ export default tseslint.config(
   },
   {
     files: ['scripts/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
   },
   {
     // The pure modules stay free of the editor: they are unit-tested without it.
     files: [
       'src/review/{text,model,decide,shift,layout,protocol,keys,lensText,navigate,changes}.ts',
-      'src/{ask,approval,coalesce,crash,endpoint,environment,interpreter,python,redact,settings,statusText,undoTask,words}.ts',
+      'src/{ask,approval,coalesce,crash,endpoint,environment,fixes,interpreter,models,python,redact,settings,statusText,targets,undoTask,wheels,words}.ts',
     ],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Pure modules must not import vscode.' }], patterns: ['vscode-languageclient*'] }],

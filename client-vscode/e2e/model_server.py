@@ -14,10 +14,15 @@ Serves two of the repository's ``ScriptedServer`` (tests/support/openai_server.p
   them, and a command carrying the same characters (all to be shown
   escaped), then ``finish`` with a summary carrying them too.
 
+Both answer ``GET /v1/models`` (``a`` only with its key, 401 without):
+``a`` lists ``LISTED_A``, the scripted model among others, so that the setup
+has a real choice to make; ``b`` lists the scripted model alone. A request
+for a model not scripted gets a 404 ``model_not_found``, using no reply.
+
 Also a closed port (``closed``), for an unreachable endpoint. Prints one
-JSON line ``{"a": url, "b": url, "closed": url, "model"}`` when it listens;
-when its standard input closes, prints a JSON report of what each received
-and exits.
+JSON line ``{"a": url, "b": url, "closed": url, "model", "listed_a"}`` when
+it listens; when its standard input closes, prints a JSON report of what
+each received and exits.
 
 Usage: python model_server.py API_KEY
 """
@@ -28,13 +33,16 @@ import json
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.support import openai_server
 from tests.support.openai_server import Call, Hang, ScriptedServer, Turn
 from tests.support.scripted_task import FIX, edit
 
 MODEL = "e2e-scripted"
+LISTED_A = ["e2e-other", MODEL, "e2e-third"]
 FLOOR_HALVE = edit("    return x / 2\n", "    return x // 2\n", "halve floors")
 RENAME = Call(
     "apply_patch",
@@ -78,12 +86,42 @@ SCRIPT_B = [
 ]
 
 
+class ListingServer(ScriptedServer):
+    """A scripted server whose ``GET /v1/models`` lists ``listed``."""
+
+    def __init__(self, *args: Any, listed: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.listed = listed
+
+
+_served_get = openai_server._Handler.do_GET
+
+
+def _do_get(handler: Any) -> None:
+    """``GET /v1/models`` of a ``ListingServer``: its list, behind its key like the rest."""
+    owner = handler.server.owner
+    if not isinstance(owner, ListingServer) or handler.path.rstrip("/") != "/v1/models":
+        _served_get(handler)
+        return
+    owner._record(openai_server.Request("GET", handler.path, handler._headers(), None))
+    if handler._authorized():
+        data = [{"id": m, "object": "model", "owned_by": "e2e"} for m in owner.listed]
+        handler._json(200, {"object": "list", "data": data})
+
+
+openai_server._Handler.do_GET = _do_get  # type: ignore[method-assign]
+
+
 def report(server: ScriptedServer, secret: str) -> dict[str, object]:
     completions = server.completions
     keys = [r.headers.get("authorization") for r in server.requests]
+    listings = [r for r in server.requests if r.path.rstrip("/") == "/v1/models"]
     return {
         "requests": len(server.requests),
         "completions": len(completions),
+        "models_asked": len(listings),
+        "models_keys": [r.headers.get("authorization") == f"Bearer {secret}" for r in listings],
+        "wrong_model": sum(1 for r in completions if _model(r.body) != server.model),
         "pending": server.pending,
         "overruns": server.overruns,
         "authorized": bool(completions)
@@ -91,6 +129,10 @@ def report(server: ScriptedServer, secret: str) -> dict[str, object]:
         "saw_secret": any(k == f"Bearer {secret}" for k in keys),
         "first_user_message": _first_user_message(completions[0].body) if completions else None,
     }
+
+
+def _model(body: object) -> object:
+    return body.get("model") if isinstance(body, dict) else None
 
 
 def _first_user_message(body: object) -> str | None:
@@ -111,10 +153,16 @@ def _closed_url() -> str:
 
 def main() -> None:
     api_key = sys.argv[1]
-    a = ScriptedServer(MODEL, SCRIPT_A, api_key=api_key)
+    a = ListingServer(MODEL, SCRIPT_A, api_key=api_key, listed=LISTED_A)
     b = ScriptedServer(MODEL, SCRIPT_B)
     with a, b:
-        info = {"a": a.base_url, "b": b.base_url, "closed": _closed_url(), "model": MODEL}
+        info = {
+            "a": a.base_url,
+            "b": b.base_url,
+            "closed": _closed_url(),
+            "model": MODEL,
+            "listed_a": LISTED_A,
+        }
         print(json.dumps(info), flush=True)
         sys.stdin.read()  # until the test closes it
         print(json.dumps({"a": report(a, api_key), "b": report(b, api_key)}), flush=True)

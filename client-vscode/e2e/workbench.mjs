@@ -170,6 +170,30 @@ export class Workbench {
     await this.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).first().waitFor({ state: 'hidden', timeout });
   }
 
+  /** The message under the input box titled `title` (its prompt, or the validation's words), once it shows. */
+  async inputPrompt(title, timeout = 20_000) {
+    await this.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).first().waitFor({ state: 'visible', timeout });
+    const message = this.page.locator('.quick-input-widget .quick-input-message').first();
+    await message.waitFor({ state: 'visible', timeout });
+    return (await message.innerText()).trim();
+  }
+
+  /** The rows of the quick pick titled `title`, once it has them (it is busy until then). */
+  async pickRows(title, timeout = 20_000) {
+    await this.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).first().waitFor({ state: 'visible', timeout });
+    await this.page.locator(`${UI.quickInputRow} ${UI.quickInputLabel}`).first().waitFor({ state: 'visible', timeout });
+    return (await this.page.locator(`${UI.quickInputRow} ${UI.quickInputLabel}`).allInnerTexts()).map((t) => t.trim());
+  }
+
+  /** Hide the notification toasts now shown (Escape, as a person would), so the next toast is not mistaken for them. */
+  async dismissToasts(timeout = 5000) {
+    if ((await this.page.locator(UI.toast).count()) === 0) {
+      return;
+    }
+    await this.page.keyboard.press('Escape');
+    await this.page.locator(UI.toast).first().waitFor({ state: 'detached', timeout });
+  }
+
   async waitFor(selector, timeout) {
     await this.page.locator(selector).first().waitFor({ state: 'visible', timeout });
   }

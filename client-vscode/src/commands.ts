@@ -8,11 +8,11 @@ import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type Middleware } from 'vscode-languageclient/node';
 import { askArgument, resultMessage, type AskResult } from './ask';
 import { isConnectionLoss } from './crash';
-import { baseUrlProblem, normalizeBaseUrl, secretName } from './endpoint';
+import { secretName } from './endpoint';
 import { tell, type Notices } from './notify';
 import type { ReviewController } from './review/controller';
 import type { ServerManager } from './server';
-import { SECTION } from './settings';
+import { endpoint, setEndpoint, setModel, type SetupParts } from './setup';
 import type { Status } from './status';
 
 const ASK_PROMPT = 'surehand.askPrompt';
@@ -21,6 +21,7 @@ const RESET = 'surehand.resetConversation';
 const SHOW_TRACE = 'surehand.showTrace';
 const SET_API_KEY = 'surehand.setApiKey';
 const SET_ENDPOINT = 'surehand.setEndpoint';
+const SET_MODEL = 'surehand.setModel';
 const RESTART = 'surehand.restartServer';
 
 /** The server's own commands. */
@@ -44,7 +45,8 @@ export function registerCommands(parts: Parts): vscode.Disposable[] {
     vscode.commands.registerCommand(RESET, () => reset(parts)),
     vscode.commands.registerCommand(SHOW_TRACE, () => parts.output.show(true)),
     vscode.commands.registerCommand(SET_API_KEY, () => setApiKey(parts)),
-    vscode.commands.registerCommand(SET_ENDPOINT, () => askEndpoint(parts.server)),
+    vscode.commands.registerCommand(SET_ENDPOINT, () => setEndpoint(setupParts(parts))),
+    vscode.commands.registerCommand(SET_MODEL, () => setModel(setupParts(parts))),
     vscode.commands.registerCommand(RESTART, () => parts.server.restartNow()),
   ];
 }
@@ -54,19 +56,16 @@ export function registerCommands(parts: Parts): vscode.Disposable[] {
  * action "Ask surehand to fix this") reports like the palette's, whose
  * request goes to the server directly and so is not reported twice.
  */
-export function reportingAsks(
-  server: () => ServerManager,
-  notices: Notices,
-): NonNullable<Middleware['executeCommand']> {
+export function reportingAsks(setup: () => SetupParts, notices: Notices): NonNullable<Middleware['executeCommand']> {
   return async (command, args, next) => {
     if (command !== SERVER_ASK) {
       return (await next(command, args)) as unknown;
     }
-    if ((await endpoint(server())) === undefined) {
+    if ((await endpoint(setup())) === undefined) {
       return undefined; // no endpoint set, and the user did not give one: nothing is sent
     }
     // A server started for the endpoint now set (a new one, when it was just given).
-    const client = await server().ready();
+    const client = await setup().server.ready();
     if (client === undefined) {
       return undefined;
     }
@@ -74,32 +73,6 @@ export function reportingAsks(
     void reportAsk(notices, result as AskResult);
     return result;
   };
-}
-
-/** The endpoint tasks go to: the setting, else the one the user gives now (saved in the user settings). */
-async function endpoint(server: ServerManager): Promise<string | undefined> {
-  return server.configuredBaseUrl() ?? (await askEndpoint(server));
-}
-
-/** Ask for the endpoint and save it as `surehand.baseUrl` (the server restarts for it). */
-async function askEndpoint(server: ServerManager): Promise<string | undefined> {
-  const given = await vscode.window.showInputBox({
-    title: 'Surehand: Set Model Endpoint',
-    prompt:
-      'The base URL of the OpenAI-compatible endpoint that surehand sends tasks to (saved as "surehand.baseUrl" ' +
-      'in your user settings). Nothing is sent anywhere before you set it.',
-    placeHolder: 'e.g. http://localhost:8000/v1 or https://api.openai.com/v1',
-    value: server.configuredBaseUrl() ?? process.env.OPENAI_BASE_URL ?? '',
-    ignoreFocusOut: true,
-    validateInput: baseUrlProblem,
-  });
-  const baseUrl = normalizeBaseUrl(given);
-  if (baseUrl === undefined) {
-    return undefined;
-  }
-  await vscode.workspace.getConfiguration(SECTION).update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
-  server.log(`Endpoint set to ${baseUrl} (user settings); the settings now name ${server.configuredBaseUrl() ?? 'none'}.`);
-  return baseUrl;
 }
 
 async function execute(parts: Parts, command: string, args: unknown[] = []): Promise<unknown> {
@@ -111,8 +84,12 @@ async function execute(parts: Parts, command: string, args: unknown[] = []): Pro
   return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
 }
 
+function setupParts(parts: Parts): SetupParts {
+  return { secrets: parts.context.secrets, server: parts.server, output: parts.output };
+}
+
 async function ask(parts: Parts): Promise<void> {
-  if ((await endpoint(parts.server)) === undefined) {
+  if ((await endpoint(setupParts(parts))) === undefined) {
     return;
   }
   const editor = vscode.window.activeTextEditor;
@@ -174,9 +151,13 @@ async function reset(parts: Parts): Promise<void> {
  * server restarts with it.
  */
 async function setApiKey(parts: Parts): Promise<void> {
-  const baseUrl = await endpoint(parts.server);
+  const before = parts.server.configuredBaseUrl();
+  const baseUrl = await endpoint(setupParts(parts));
   if (baseUrl === undefined) {
     return;
+  }
+  if (before === undefined && (await parts.context.secrets.get(secretName(baseUrl)))) {
+    return; // the endpoint was just set up, and asked for its key there
   }
   const key = await vscode.window.showInputBox({
     title: 'Surehand: Set API Key',

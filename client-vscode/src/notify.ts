@@ -2,6 +2,7 @@
 
 import * as vscode from 'vscode';
 import type { Message } from './ask';
+import { mapSetupMessage } from './fixes';
 import type { Tally } from './review/decide';
 import { visibleNotice } from './visible';
 
@@ -9,19 +10,27 @@ const SHOW_TRACE = 'Show Trace';
 const RECENT_MS = 30_000;
 
 /**
- * Show `message`; a warning or an error offers "Show Trace", which opens
- * `output`. (VS Code keeps a notification with actions until it is
- * dismissed, and hides one without after a while: only good news hides.)
+ * Show `message`; a warning or an error offers the buttons that fix it
+ * (the server's setup errors in VS Code's words, `fixes.ts`), then "Show
+ * Trace", which opens `output`. (VS Code keeps a notification with actions
+ * until it is dismissed, and hides one without after a while: only good
+ * news hides.)
  */
 export async function tell(output: vscode.OutputChannel, message: Message): Promise<void> {
-  const text = visibleNotice(message.text); // it may carry a model's words
+  if (message.severity === 'info') {
+    await vscode.window.showInformationMessage(visibleNotice(message.text)); // it may carry a model's words
+    return;
+  }
+  const mapped = mapSetupMessage(message.text);
+  const text = visibleNotice(mapped.text);
+  const titles = [...mapped.fixes.map((f) => f.title), SHOW_TRACE];
   const shown =
-    message.severity === 'info'
-      ? vscode.window.showInformationMessage(text)
-      : message.severity === 'warning'
-        ? vscode.window.showWarningMessage(text, SHOW_TRACE)
-        : vscode.window.showErrorMessage(text, SHOW_TRACE);
-  if ((await shown) === SHOW_TRACE) {
+    message.severity === 'warning' ? vscode.window.showWarningMessage(text, ...titles) : vscode.window.showErrorMessage(text, ...titles);
+  const choice = await shown;
+  const fix = mapped.fixes.find((f) => f.title === choice);
+  if (fix !== undefined) {
+    await vscode.commands.executeCommand(fix.command, ...(fix.args ?? []));
+  } else if (choice === SHOW_TRACE) {
     output.show(true);
   }
 }

@@ -16,7 +16,6 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -32,18 +31,15 @@ import {
 import { Coalescer } from './coalesce';
 import type { Exit } from './crash';
 import { normalizeBaseUrl, sameLaunch, secretName, type Launch } from './endpoint';
-import { basePythons, buildEnvironment, checkPython, readyEnvironment, shippedWheel } from './environment';
+import { compileLater } from './environment';
+import { resolveInterpreter, tellReady, type FirstStart } from './firstStart';
 import { expand } from './interpreter';
 import { tell } from './notify';
-import { checkImport } from './python';
 import { redact } from './redact';
 import { initializationOptions, SECTION, splitSettings } from './settings';
 import type { Status } from './status';
 
 const RESTART_QUIET_MS = 400;
-const OPEN_SETTINGS = 'Open Settings';
-const RETRY = 'Retry';
-const GET_PYTHON = 'Get Python';
 
 /**
  * Tells the server that this client reviews proposals itself
@@ -176,6 +172,7 @@ export class ServerManager implements vscode.Disposable {
   }
 
   private async startNow(): Promise<void> {
+    const started = Date.now();
     this.status.server('starting');
     const launch = await this.launch(true);
     if (launch === undefined) {
@@ -242,7 +239,16 @@ export class ServerManager implements vscode.Disposable {
     try {
       await client.start();
       this.status.server('running');
-      this.output.appendLine('The server is running.');
+      const made = this.made;
+      this.made = undefined;
+      if (made !== undefined) {
+        const seconds = (Date.now() - started) / 1000;
+        this.output.appendLine(`The server is running: first start in ${seconds.toFixed(1)} s.`);
+        void tellReady(made, seconds, launch.baseUrl !== undefined);
+        void compileLater(made.python, made.envDir, (line) => this.output.appendLine(line));
+      } else {
+        this.output.appendLine('The server is running.');
+      }
     } catch (error) {
       this.current = undefined;
       this.launched = undefined;
@@ -265,6 +271,8 @@ export class ServerManager implements vscode.Disposable {
   }
 
   private resolved: { setting: string; python: string } | undefined;
+  /** The environment this start made (for "surehand is ready" once the server runs). */
+  private made: FirstStart | undefined;
 
   /** The interpreter that runs the server: a development install, else the extension's own environment. */
   private async interpreter(explain: boolean): Promise<string | undefined> {
@@ -274,94 +282,18 @@ export class ServerManager implements vscode.Disposable {
     if (this.resolved?.setting === setting) {
       return this.resolved.python;
     }
-    const python = await this.resolve(setting, cwd, explain);
-    if (python !== undefined) {
-      this.resolved = { setting, python };
+    const places = {
+      extensionPath: this.context.extensionPath,
+      storage: this.context.globalStorageUri.fsPath,
+      output: this.output,
+      restart: () => this.restartNow(),
+    };
+    const found = await resolveInterpreter(places, setting, cwd, explain);
+    if (found !== undefined) {
+      this.resolved = { setting, python: found.python };
+      this.made = found.made ?? this.made;
     }
-    return python;
-  }
-
-  private async resolve(setting: string, cwd: string | undefined, explain: boolean): Promise<string | undefined> {
-    if (setting !== '') {
-      const check = await checkImport(setting, cwd);
-      if (check.ok) {
-        this.output.appendLine(`Interpreter ${setting} (setting surehand.python): lsp_server importable, used as it is`);
-        return setting;
-      }
-    }
-    const wheel = shippedWheel(this.context.extensionPath);
-    if (wheel === undefined) {
-      this.output.appendLine('This build of the extension ships no server wheel (package it with npm run package).');
-      if (explain) {
-        void this.explain(
-          'surehand: this build of the extension has no server to install. Set "surehand.python" to a Python that can import lsp_server.',
-          [OPEN_SETTINGS],
-        );
-      }
-      return undefined;
-    }
-    const envDir = path.join(this.context.globalStorageUri.fsPath, 'env');
-    const ready = readyEnvironment(envDir, wheel);
-    if (ready !== undefined) {
-      this.output.appendLine(`Interpreter ${ready} (the extension's environment, ${path.basename(wheel)})`);
-      return ready;
-    }
-    if (!explain) {
-      return undefined;
-    }
-    const tried: string[] = [];
-    let base: string | undefined;
-    for (const candidate of basePythons(setting)) {
-      const found = await checkPython(candidate);
-      this.output.appendLine(`Python ${candidate}: ${found.ok ? 'usable' : found.reason}`);
-      if (found.ok) {
-        base = candidate;
-        break;
-      }
-      tried.push(`${candidate}: ${found.reason}`);
-    }
-    if (base === undefined) {
-      void this.explain(
-        `surehand needs Python 3.11 or newer to run its server, and found none (${tried.join('; ')}). ` +
-          'Install Python, or set "surehand.python" to one.',
-        [GET_PYTHON, OPEN_SETTINGS, RETRY],
-      );
-      return undefined;
-    }
-    const python = base;
-    try {
-      return await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'surehand: setting up its Python environment' },
-        (progress) =>
-          buildEnvironment({
-            base: python,
-            wheel,
-            envDir,
-            log: (line) => this.output.appendLine(`  ${line}`),
-            step: (message) => progress.report({ message }),
-          }),
-      );
-    } catch (error) {
-      this.output.appendLine(`Setting up the environment failed: ${(error as Error).message}`);
-      void this.explain(`surehand could not set up its Python environment: ${(error as Error).message}.`, [
-        'Show Trace',
-        RETRY,
-      ]);
-      return undefined;
-    }
-  }
-
-  private async explain(text: string, actions: string[]): Promise<void> {
-    const choice = await vscode.window.showErrorMessage(text, ...actions);
-    if (choice === OPEN_SETTINGS) {
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'surehand.python');
-    } else if (choice === GET_PYTHON) {
-      await vscode.env.openExternal(vscode.Uri.parse('https://www.python.org/downloads/'));
-    } else if (choice === RETRY) {
-      await this.restartNow();
-    } else if (choice === 'Show Trace') {
-      this.output.show(true);
-    }
+    return found?.python;
   }
 }
 

@@ -134,3 +134,20 @@ export function initializationOptions(
   }
   return options;
 }
+
+/**
+ * Where VS Code's file service has the user's settings file, whose path on
+ * disk is `file` (a POSIX path: `Uri.file(…).path`), most likely first:
+ * under its own path (desktop VS Code); as the server's file in code-server
+ * (`vscode-remote`, no authority); under `/User` in VS Code for the Web,
+ * whose user data is rooted there. Profiles keep their folder.
+ */
+export function settingsFileUris(file: string): { scheme: string; path: string }[] {
+  const parts = file.split('/');
+  const user = parts.lastIndexOf('User');
+  const uris = [
+    { scheme: 'vscode-userdata', path: file },
+    { scheme: 'vscode-remote', path: file },
+  ];
+  return user > 0 ? [...uris, { scheme: 'vscode-userdata', path: ['', ...parts.slice(user)].join('/') }] : uris;
+}

@@ -20,6 +20,7 @@ import { registerCommands, reportingAsks } from './commands';
 import { crashText, type Exit } from './crash';
 import { isKeyOf } from './endpoint';
 import { Notices } from './notify';
+import { OutsideEdits } from './outsideEdits';
 import { ProgressBars } from './progress';
 import { registerReviewCommands } from './review/commands';
 import { ReviewController } from './review/controller';
@@ -29,7 +30,7 @@ import { REVIEWED_NOTIFICATION } from './review/protocol';
 import { ChangesView } from './review/tree';
 import { ReviewView } from './review/view';
 import { ServerManager } from './server';
-import { pinnedSettings, RESTART_SETTINGS, SECTION, splitSettings } from './settings';
+import { pinnedSettings, RESTART_SETTINGS, SECTION, SERVER_KEYS, splitSettings } from './settings';
 import { Status } from './status';
 import { confirmingUndo, registerUndoCommands, type UndoParts } from './undoCommands';
 import { UndoEdits } from './undoEdit';
@@ -56,7 +57,10 @@ export class Surehand implements vscode.Disposable {
     this.notices.tally = () => this.review.taskTally();
     const middleware: Middleware = {
       handleWorkDoneProgress: this.progress.middleware,
-      executeCommand: confirmingUndo(() => this.undoParts(), reportingAsks(() => this.server, this.notices)),
+      executeCommand: confirmingUndo(
+        () => this.undoParts(),
+        reportingAsks(() => ({ secrets: context.secrets, server: this.server, output: this.output }), this.notices),
+      ),
       workspace: {
         // The server gets only its own keys, with a value, and the endpoint it was started for.
         configuration: async (params, token, next) => {
@@ -66,6 +70,7 @@ export class Surehand implements vscode.Disposable {
           }
           // The workspace's own settings (a repository can commit them) go apart from the user's.
           const split = splitSettings((key) => vscode.workspace.getConfiguration(SECTION).inspect(key));
+          this.output.appendLine(`The server read its settings (model ${JSON.stringify(split.model ?? null)}).`);
           return result.map((value, i) =>
             params.items[i]?.section === SECTION ? pinnedSettings(split, this.server.baseUrl) : value,
           );
@@ -83,6 +88,7 @@ export class Surehand implements vscode.Disposable {
       crashed: (exit) => this.crashed(exit),
     });
     this.disposables.push(
+      new OutsideEdits(context.globalStorageUri, (line) => this.output.appendLine(line)),
       new ReviewView(this.review),
       new ReviewLenses(this.review),
       new ChangesView(this.review),
@@ -97,6 +103,10 @@ export class Surehand implements vscode.Disposable {
       }),
       ...registerUndoCommands(this.undoParts()),
       vscode.workspace.onDidChangeConfiguration((event) => {
+        const changed = [...SERVER_KEYS, 'python'].filter((key) => event.affectsConfiguration(`${SECTION}.${key}`));
+        if (changed.length > 0) {
+          this.output.appendLine(`Settings changed: ${changed.map((key) => `${SECTION}.${key}`).join(', ')}.`);
+        }
         if (RESTART_SETTINGS.some((setting) => event.affectsConfiguration(setting))) {
           this.server.restart();
         }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, keyLabel, KEYS, withKey } from '../src/review/keys';
+import { COMMANDS, keyLabel, KEYS, noReviewText, withKey } from '../src/review/keys';
 import { fitRow, lensRows, MAX_ROW, rowWidth } from '../src/review/lensText';
 import { parseProposal } from '../src/review/model';
 import type { WorkspaceEdit } from '../src/review/protocol';
@@ -83,10 +83,18 @@ describe('keybindings', () => {
     expect(Object.values(COMMANDS).sort()).toEqual(declared.map((k) => k.command).sort());
     for (const binding of declared) {
       expect(KEYS[binding.command as keyof typeof KEYS]).toEqual({ key: binding.key, mac: binding.mac });
-      expect(binding.when).toBe('surehand.reviewing');
+      // The decision keys are bound outside a review too (they say none is open, never falling
+      // through to code-server's Ctrl+Alt+N, New Untitled File); moving keeps VS Code's Alt+F5 outside.
+      const moves = [COMMANDS.next, COMMANDS.previous] as string[];
+      expect(binding.when, binding.command).toBe(moves.includes(binding.command) ? 'surehand.reviewing' : undefined);
       const command = manifest.contributes.commands.find((c) => c.command === binding.command);
       expect(command, binding.command).toBeDefined();
     }
+  });
+
+  it('say that no review is open, with the key pressed', () => {
+    expect(noReviewText(COMMANDS.rejectHunk, false)).toBe('surehand: no review is open for Ctrl+Alt+N to act on.');
+    expect(noReviewText(COMMANDS.acceptAll, true)).toBe('surehand: no review is open for ⌘K ⌥⌘Y to act on.');
   });
 
   it('read as the platform writes them', () => {

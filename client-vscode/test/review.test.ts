@@ -11,6 +11,7 @@ import {
   pendingIn,
   proposedText,
   reviewed,
+  whyNotAcceptable,
 } from '../src/review/decide';
 import { parseProposal, ProposalError, textSources } from '../src/review/model';
 import type { WorkspaceEdit } from '../src/review/protocol';
@@ -87,6 +88,19 @@ describe('deciding', () => {
       { uri: MOVED, index: -1, label: 'move old', accepted: false, operation: 'rename', stale: true },
       { uri: MOVED, index: 0, label: 'move old', accepted: false, stale: true },
     ]);
+  });
+
+  it('says why a stale hunk or file operation cannot be accepted, for the key that tried', () => {
+    const proposal = parseProposal(edit, texts);
+    expect(whyNotAcceptable(proposal, { file: 0, hunk: '0.1' })).toBeUndefined();
+    proposal.files[0].hunks[0].stale = true; // the user typed in its lines
+    const hunk = proposal.files[0].hunks[0].id;
+    expect(whyNotAcceptable(proposal, { file: 0, hunk })).toBe('you edited its lines since it was proposed, so it can only be rejected');
+    expect(decideHunk(proposal, hunk, 'accepted')).toBe(false);
+    expect(whyNotAcceptable(proposal, { file: 2 })).toBeUndefined();
+    proposal.files[2].operationStale = true;
+    expect(whyNotAcceptable(proposal, { file: 2 })).toBe('you edited the file since it was proposed, so it can only be rejected');
+    expect(whyNotAcceptable(proposal, { file: 9 })).toBeUndefined();
   });
 
   it('can undo a decision while the review is open', () => {

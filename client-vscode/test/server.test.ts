@@ -4,7 +4,7 @@ import { Coalescer } from '../src/coalesce';
 import { expand } from '../src/interpreter';
 import { checkImport } from '../src/python';
 import { redact } from '../src/redact';
-import { initializationOptions, pinnedSettings, serverSettings, splitSettings } from '../src/settings';
+import { initializationOptions, pinnedSettings, serverSettings, settingsFileUris, splitSettings } from '../src/settings';
 import { pendingWords, statusText, stepText } from '../src/statusText';
 
 describe('interpreter setting', () => {
@@ -20,6 +20,21 @@ describe('checking an interpreter', () => {
     expect(await checkImport('surehand-no-such-python', undefined)).toEqual({ ok: false, reason: 'not found' });
     const check = await checkImport('python3', '/');
     expect(check.ok || /No module named 'lsp_server'/.test(check.reason)).toBe(true);
+  });
+});
+
+describe("the user's settings file, for VS Code to read again", () => {
+  it('is looked for where desktop VS Code, code-server and VS Code for the Web keep it', () => {
+    expect(settingsFileUris('/srv/user-data/User/settings.json')).toEqual([
+      { scheme: 'vscode-userdata', path: '/srv/user-data/User/settings.json' },
+      { scheme: 'vscode-remote', path: '/srv/user-data/User/settings.json' },
+      { scheme: 'vscode-userdata', path: '/User/settings.json' },
+    ]);
+    expect(settingsFileUris('/h/.config/Code/User/profiles/-1a2b/settings.json')[2]).toEqual({
+      scheme: 'vscode-userdata',
+      path: '/User/profiles/-1a2b/settings.json',
+    });
+    expect(settingsFileUris('/elsewhere/settings.json')).toHaveLength(2);
   });
 });
 

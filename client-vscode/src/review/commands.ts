@@ -7,23 +7,34 @@ import type { ReviewController } from './controller';
 import { proposedText } from './decide';
 import type { ProposalDocuments } from './documents';
 import type { Decision } from './model';
-import { COMMANDS } from './keys';
+import { COMMANDS, noReviewText } from './keys';
 import { visible } from '../visible';
 import { ACCEPT, ACCEPT_FILE, REJECT, REJECT_FILE, SHOW_DIFF, UNDO, UNDO_FILE } from './lenses';
 
 const REVEAL = 'surehand.review.reveal';
 
-
 export function registerReviewCommands(
   controller: ReviewController,
   documents: ProposalDocuments,
 ): vscode.Disposable[] {
-  const all = (decision: 'accepted' | 'rejected') => (): void => {
-    if (decision === 'accepted' && !controller.keyReady()) {
+  // The decision keys are bound outside a review too: there they say so, instead of
+  // falling through to another binding (code-server's Ctrl+Alt+N opens an Untitled file).
+  const open = (command: string): boolean => {
+    if (controller.review === undefined) {
+      void vscode.window.showInformationMessage(noReviewText(command, process.platform === 'darwin'));
+      return false;
+    }
+    return true;
+  };
+  const all = (decision: 'accepted' | 'rejected', command: string) => (): void => {
+    if (!open(command) || (decision === 'accepted' && !controller.keyReady())) {
       return;
     }
-    if (!controller.decideAll(decision)) {
-      void vscode.window.showInformationMessage('surehand: there is no proposal to review.');
+    controller.decideAll(decision);
+  };
+  const here = (command: string, decide: () => Promise<void>) => (): void => {
+    if (open(command) && controller.keyReady()) {
+      void decide();
     }
   };
   return [
@@ -34,15 +45,15 @@ export function registerReviewCommands(
     vscode.commands.registerCommand(REJECT_FILE, (file: number, proposal?: string) => controller.decideOperation(file, 'rejected', proposal)),
     vscode.commands.registerCommand(UNDO_FILE, (file: number, proposal?: string) => controller.decideOperation(file, 'pending', proposal)),
     vscode.commands.registerCommand(SHOW_DIFF, (file: number) => showDiff(controller, documents, file)),
-    vscode.commands.registerCommand(COMMANDS.acceptAll, all('accepted')),
-    vscode.commands.registerCommand(COMMANDS.rejectAll, all('rejected')),
+    vscode.commands.registerCommand(COMMANDS.acceptAll, all('accepted', COMMANDS.acceptAll)),
+    vscode.commands.registerCommand(COMMANDS.rejectAll, all('rejected', COMMANDS.rejectAll)),
     vscode.commands.registerCommand(COMMANDS.next, () => controller.revealNext(1)),
     vscode.commands.registerCommand(COMMANDS.previous, () => controller.revealNext(-1)),
     // The keys: not taken in the first moment of a review (they were meant for the one before).
-    vscode.commands.registerCommand(COMMANDS.acceptHunk, () => controller.keyReady() && controller.decideHere('accepted')),
-    vscode.commands.registerCommand(COMMANDS.rejectHunk, () => controller.keyReady() && controller.decideHere('rejected')),
-    vscode.commands.registerCommand(COMMANDS.acceptFile, () => controller.keyReady() && controller.decideFileHere('accepted')),
-    vscode.commands.registerCommand(COMMANDS.rejectFile, () => controller.keyReady() && controller.decideFileHere('rejected')),
+    vscode.commands.registerCommand(COMMANDS.acceptHunk, here(COMMANDS.acceptHunk, () => controller.decideHere('accepted'))),
+    vscode.commands.registerCommand(COMMANDS.rejectHunk, here(COMMANDS.rejectHunk, () => controller.decideHere('rejected'))),
+    vscode.commands.registerCommand(COMMANDS.acceptFile, here(COMMANDS.acceptFile, () => controller.decideFileHere('accepted'))),
+    vscode.commands.registerCommand(COMMANDS.rejectFile, here(COMMANDS.rejectFile, () => controller.decideFileHere('rejected'))),
     vscode.commands.registerCommand(REVEAL, (file: number, hunk?: string) => controller.revealStop({ file, hunk })),
   ];
 }

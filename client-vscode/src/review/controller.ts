@@ -28,10 +28,12 @@ import {
   pendingSummary,
   reviewed,
   textWith,
+  whyNotAcceptable,
   type Held,
   type Tally,
 } from './decide';
 import { SCHEME, type ProposalDocuments } from './documents';
+import { COMMANDS, keyLabel, KEYS } from './keys';
 import { parseProposal, ProposalError, textSources, type Decision, type FileReview, type Proposal } from './model';
 import type { ReviewedHunk, WorkspaceEdit } from './protocol';
 import { nextStop, stopAfter, stopAt, type Cursor, type Stop } from './navigate';
@@ -41,6 +43,7 @@ import { visible, visibleNotice } from '../visible';
 
 /** Review keys pressed this soon after a review opened are not taken: they were meant for what was there before. */
 export const KEY_GUARD_MS = 1000;
+const REJECT = 'Reject';
 
 /** The key of a hunk the person rejected, to know it when it comes back in the same task. */
 function refusalKey(uri: string, label: string, newText: string): string {
@@ -188,6 +191,11 @@ export class ReviewController implements vscode.Disposable {
       await this.revealNext(1);
       return;
     }
+    const why = decision === 'accepted' ? whyNotAcceptable(review.proposal, stop) : undefined;
+    if (why !== undefined) {
+      void this.cannotAccept(review, stop, why);
+      return;
+    }
     const changed =
       stop.hunk === undefined
         ? decideOperation(review.proposal, stop.file, decision)
@@ -195,6 +203,21 @@ export class ReviewController implements vscode.Disposable {
     if (changed) {
       this.update(review);
       await this.revealStop(stopAfter(review.proposal, cursor));
+    }
+  }
+
+  /** Say why the decision at `stop` cannot be accepted, with the button that rejects it. */
+  private async cannotAccept(review: Review, stop: Stop, why: string): Promise<void> {
+    const mac = process.platform === 'darwin';
+    const key = keyLabel(mac ? KEYS[COMMANDS.rejectHunk].mac : KEYS[COMMANDS.rejectHunk].key, mac);
+    const choice = await vscode.window.showWarningMessage(`surehand: this change cannot be accepted: ${why} (${key}).`, REJECT);
+    if (choice !== REJECT || review !== this.current) {
+      return;
+    }
+    const changed =
+      stop.hunk === undefined ? decideOperation(review.proposal, stop.file, 'rejected') : decideHunk(review.proposal, stop.hunk, 'rejected');
+    if (changed) {
+      this.update(review);
     }
   }
 

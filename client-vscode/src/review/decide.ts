@@ -285,3 +285,19 @@ export function countInto(tally: Tally, proposal: Proposal, applied: boolean): v
     }
   }
 }
+
+/**
+ * Why the decision at `stop` (a hunk, or a file's operation) cannot be
+ * accepted, for the key that tried; undefined when it can.
+ */
+export function whyNotAcceptable(proposal: Proposal, stop: { readonly file: number; readonly hunk?: string }): string | undefined {
+  const file = proposal.files[stop.file];
+  if (file === undefined) {
+    return undefined;
+  }
+  if (stop.hunk === undefined) {
+    return file.operationStale ? 'you edited the file since it was proposed, so it can only be rejected' : undefined;
+  }
+  const hunk = hunkById(proposal, stop.hunk);
+  return hunk?.stale === true && file.kind !== 'create' ? 'you edited its lines since it was proposed, so it can only be rejected' : undefined;
+}

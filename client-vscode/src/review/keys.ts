@@ -49,3 +49,9 @@ export function withKey(words: string, command: string, mac: boolean): string {
   const key = (KEYS as Record<string, { key: string; mac: string }>)[command];
   return key === undefined ? words : `${words} (${keyLabel(mac ? key.mac : key.key, mac)})`;
 }
+
+/** What a decision key says when no review is open (it never falls through to another binding). */
+export function noReviewText(command: string, mac: boolean): string {
+  const key = (KEYS as Record<string, { key: string; mac: string }>)[command];
+  return `surehand: no review is open for ${key === undefined ? 'this key' : keyLabel(mac ? key.mac : key.key, mac)} to act on.`;
+}
