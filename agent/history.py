@@ -82,6 +82,11 @@ class TaskRecord:
     files: tuple[FileChange, ...]
     undone: bool = False
 
+    def title(self, width: int = 120) -> str:
+        """The task in quotes on one line, cut at ``width`` characters (not escaped)."""
+        task = " ".join(self.task.split())
+        return f"“{task[:width]}{'…' if len(task) > width else ''}”"
+
     @property
     def paths(self) -> list[str]:
         """Every path the task touched, a move's both ends."""

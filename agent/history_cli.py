@@ -60,7 +60,7 @@ def _history(args: argparse.Namespace) -> int:
         state = " (undone)" if record.undone else ""
         when = datetime.fromtimestamp(record.when).strftime("%Y-%m-%d %H:%M")
         terminal.say(f"{record.id}  {when}  {record.front}{state}", style="bold")
-        terminal.say(f"  {_title(record)}")
+        terminal.say(f"  {record.title()}")
         terminal.say(f"  {_files(record)}", style="dim")
     return 0
 
@@ -78,7 +78,7 @@ def _undo(args: argparse.Namespace) -> int:
         return 1
     if args.task and args.task != record.id:
         terminal.error(
-            f"tasks are undone newest first: {record.id} ({_title(record)}) comes before "
+            f"tasks are undone newest first: {record.id} ({record.title()}) comes before "
             f"{args.task}"
         )
         return 2
@@ -92,7 +92,7 @@ def _undo(args: argparse.Namespace) -> int:
 async def _take_back(
     kept: History, record: TaskRecord, workdir: Workdir, terminal: Terminal, assume_yes: bool
 ) -> int:
-    terminal.say(f"Undo {_title(record)}", style="bold")
+    terminal.say(f"Undo {record.title()}", style="bold")
     terminal.say(f"  {_files(record)}", style="dim")
     for _ in range(UNDO_ROUNDS):
         try:
@@ -120,7 +120,7 @@ async def _take_back(
             continue
         workdir.write(plan.proposal().writes())
         kept.mark_undone(record)
-        terminal.say(f"Undone: {_title(record)}. {_done(plan)}")
+        terminal.say(f"Undone: {record.title()}. {_done(plan)}")
         return 0
     terminal.say("The files kept changing; nothing was undone.")
     return 1
@@ -131,11 +131,6 @@ def _say_refused(terminal: Terminal, plan: UndoPlan) -> None:
     for refusal in plan.refused:
         terminal.say(f"  {refusal.path}: {refusal.why}.")
     terminal.say("Put those back by hand, or undo them in your editor, and run again.")
-
-
-def _title(record: TaskRecord) -> str:
-    task = " ".join(record.task.split())
-    return f"“{task[:120]}{'…' if len(task) > 120 else ''}”"
 
 
 def _files(record: TaskRecord) -> str:

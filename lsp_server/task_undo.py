@@ -54,6 +54,7 @@ class TaskUndo:
     # An undo under way: no task may start meanwhile (the rich clients apply the undo's
     # edit unreviewed while their undo request waits, so nothing else may be sent then).
     running: bool = False
+    _seen: tuple[int, tuple[str, str, list[str]] | None] | None = None  # ``_newest``'s
 
     @classmethod
     def of(
@@ -100,7 +101,8 @@ class TaskUndo:
             return _nothing("No accepted task is left to undo in this workspace.")
         if task_id is not None and task_id != record.id:
             return _nothing(
-                f"Tasks are undone newest first: {_title(record)} ({record.id}) comes first."
+                f"Tasks are undone newest first: {visible(record.title())} ({record.id}) "
+                "comes first."
             )
         plan = plan_undo(record, self.source.existing)
         if plan.refused:
@@ -123,7 +125,7 @@ class TaskUndo:
             shown = ", ".join(visible(p) for p in left)
             return _nothing(f"The editor did not take all of the undo: {shown} not as planned.")
         self.history.mark_undone(record)
-        return _done(record, f"Undone: {_title(record)}.")
+        return _done(record, f"Undone: {visible(record.title())}.")
 
     async def _make(self, plan: UndoPlan) -> str | None:
         """Make the plan's changes: the editor's part first; why not, else None."""
@@ -146,7 +148,7 @@ class TaskUndo:
                 self.source.version,
                 annotate=False,
             )
-            if await self.apply(edit, f"undo {_title(plan.record)}") is False:
+            if await self.apply(edit, f"undo {visible(plan.record.title())}") is False:
                 return "The editor did not apply the undo; nothing was undone."
         if on_disk:
             try:
@@ -162,21 +164,26 @@ class TaskUndo:
 
     def code_actions(self, path: str) -> list[tuple[str, str, dict[str, Any], bool]]:
         """ "Undo the last task" on a file the newest task (not yet undone) changed."""
+        newest = self._newest()
+        if newest is None or path not in newest[2]:
+            return []
+        title = f"surehand: undo the last task ({visible(newest[1])})"
+        return [(title, UNDO_TASK, {"task": newest[0]}, False)]
+
+    def _newest(self) -> tuple[str, str, list[str]] | None:
+        """The newest task not undone (id, title, paths), read again only when the record
+        folder changed: code actions are asked for at every move of the cursor, and the
+        records hold whole texts. Every record is written by a rename into the folder, so
+        its time of change moves with each."""
         try:
-            record = self.history.last()
+            stamp = self.history.folder.stat().st_mtime_ns
         except OSError:
-            return []
-        if record is None or path not in record.paths:
-            return []
-        task = " ".join(record.task.split())
-        short = task[:MAX_TITLE] + ("…" if len(task) > MAX_TITLE else "")
-        title = f"surehand: undo the last task (“{visible(short)}”)"
-        return [(title, UNDO_TASK, {"task": record.id}, False)]
-
-
-def _title(record: TaskRecord) -> str:
-    task = " ".join(record.task.split())
-    return f"“{visible(task[:120])}{'…' if len(task) > 120 else ''}”"
+            return None
+        if self._seen is None or self._seen[0] != stamp:
+            record = self.history.last()
+            newest = None if record is None else (record.id, record.title(MAX_TITLE), record.paths)
+            self._seen = (stamp, newest)
+        return self._seen[1]
 
 
 def _nothing(summary: str) -> dict[str, Any]:

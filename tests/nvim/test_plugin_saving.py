@@ -39,6 +39,16 @@ ORIGINAL = ["a.py", "calc.py", "old.py", "pyproject.toml"]
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(NVIM is None, reason="no nvim binary")]
 
 
+TIDY_ACCEPTED = [
+    {"do": "ask", "task": "tidy up"},
+    {"do": "wait_review"},
+    {"do": "cmd", "cmd": "SurehandAcceptAll"},
+    {"do": "wait_reviewed"},
+    {"do": "wait_done"},
+]
+"""Ask "tidy up" (``FIX``, ``CREATE``, ``DELETE``, ``MOVE``) and accept all of it."""
+
+
 def files(root: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
@@ -53,11 +63,7 @@ def test_new_moved_and_deleted_files_change_on_disk_only_when_saved(
     before = files(root)
     openai_server.add(Turn(tool_calls=[FIX, CREATE, DELETE, MOVE]), Turn(tool_calls=[FINISH]))
     steps = [
-        {"do": "ask", "task": "tidy up"},
-        {"do": "wait_review"},
-        {"do": "cmd", "cmd": "SurehandAcceptAll"},
-        {"do": "wait_reviewed"},
-        {"do": "wait_done"},
+        *TIDY_ACCEPTED,
         {"do": "snapshot", "name": "unsaved"},
     ]
     if save:
@@ -131,11 +137,7 @@ def test_the_undo_of_saved_file_operations_is_made_on_disk_at_once(
     before = files(root)
     openai_server.add(Turn(tool_calls=[FIX, CREATE, DELETE, MOVE]), Turn(tool_calls=[FINISH]))
     steps = [
-        {"do": "ask", "task": "tidy up"},
-        {"do": "wait_review"},
-        {"do": "cmd", "cmd": "SurehandAcceptAll"},
-        {"do": "wait_reviewed"},
-        {"do": "wait_done"},
+        *TIDY_ACCEPTED,
         {"do": "cmd", "cmd": "wa"},
         {"do": "sleep", "ms": 300},
         {"do": "cmd", "cmd": "SurehandUndoTask"},  # answered "Undo"

@@ -165,6 +165,22 @@ function M.not_newest(tasks, id, newest)
   return ('surehand: tasks are undone newest first: “%s” comes first'):format(M.task_text(newest.task))
 end
 
+--- The server's client for `bufnr` and the tasks it keeps, newest first; nil (said why)
+--- when it is not running or did not answer.
+local function history_of(bufnr)
+  local client = client_for(bufnr)
+  if client == nil then
+    say('surehand is not running', vim.log.levels.WARN)
+    return nil, nil
+  end
+  local history, why = ask_now(client, bufnr, HISTORY, {})
+  if history == nil then
+    say('surehand: ' .. why, vim.log.levels.ERROR)
+    return client, nil
+  end
+  return client, tasks_of(history)
+end
+
 --- `:SurehandUndoTask` (and the server's code action "undo the last task",
 --- whose `id` must be the newest task not undone): ask, then undo it.
 function M.undo_task(bufnr, id)
@@ -175,15 +191,10 @@ function M.undo_task(bufnr, id)
   if require('surehand.server').busy() then
     return say('surehand is working on a task (:SurehandCancel stops it); undo after it', vim.log.levels.WARN)
   end
-  local client = client_for(bufnr)
-  if client == nil then
-    return say('surehand is not running', vim.log.levels.WARN)
+  local client, tasks = history_of(bufnr)
+  if tasks == nil then
+    return
   end
-  local history, why = ask_now(client, bufnr, HISTORY, {})
-  if history == nil then
-    return say('surehand: ' .. why, vim.log.levels.ERROR)
-  end
-  local tasks = tasks_of(history)
   local task = M.last_undoable(tasks)
   if task == nil then
     return say('surehand: no accepted task to undo')
@@ -215,15 +226,11 @@ end
 --- `:SurehandHistory`: the accepted tasks kept for this workspace, newest first, in a scratch buffer.
 function M.show(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
-  local client = client_for(bufnr)
-  if client == nil then
-    return say('surehand is not running', vim.log.levels.WARN)
+  local _, tasks = history_of(bufnr)
+  if tasks == nil then
+    return
   end
-  local history, why = ask_now(client, bufnr, HISTORY, {})
-  if history == nil then
-    return say('surehand: ' .. why, vim.log.levels.ERROR)
-  end
-  local lines = M.lines(tasks_of(history))
+  local lines = M.lines(tasks)
   if #lines == 0 then
     lines = { 'surehand: no accepted task is kept for this workspace' }
   end
