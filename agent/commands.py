@@ -118,12 +118,20 @@ class ShadowRunner:
     def sandbox(self, settings: Settings) -> Sandbox:
         return self._sandbox or choose(settings.sandbox)
 
-    async def run(self, argv: list[str], timeout: float, settings: Settings) -> CommandResult:
+    async def run(
+        self,
+        argv: list[str],
+        timeout: float,
+        settings: Settings,
+        texts: Mapping[str, str | None] | None = None,
+    ) -> CommandResult:
+        """Run ``argv`` in the copy synced to the overlay, or to ``texts`` over the disk."""
         sandbox = self.sandbox(settings)
         async with self._lock:
             if self._syncing is not None and not self._syncing.done():
                 await asyncio.wait([self._syncing])  # a cancelled command's sync
-            texts = self.overlay.overlaid()  # read here: the editor changes it on this thread
+            if texts is None:
+                texts = self.overlay.overlaid()  # read here: the editor changes it on this thread
             self._syncing = asyncio.ensure_future(asyncio.to_thread(self._sync, texts, sandbox))
             try:
                 report = await asyncio.shield(self._syncing)

@@ -82,6 +82,22 @@ class StepUsage:
 
 
 @dataclass(frozen=True)
+class CheckStarted:
+    """surehand runs a test command on the proposal (``on``: "proposal" or "accepted")."""
+
+    command: str
+    on: str
+
+
+@dataclass(frozen=True)
+class CheckFinished:
+    command: str
+    on: str
+    status: str  # "passed", "failed", "error"
+    result: str  # "2 failed, 39 passed"
+
+
+@dataclass(frozen=True)
 class TaskEnded:
     ending: str
     message: str
@@ -98,6 +114,8 @@ Event = (
     | ToolFinished
     | TaskEnded
     | StepUsage
+    | CheckStarted
+    | CheckFinished
 )
 STREAMED = (ModelText, ModelThinking, ModelWriting)  # many small pieces per step
 OnEvent = Callable[[Event], None]

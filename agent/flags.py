@@ -53,6 +53,13 @@ HELP = {
     "sandbox_home_mb": "MiB of the sandbox's private HOME (RAM-backed)",
     "review": "how editors without their own review review a proposal: diagnostics "
     "(each hunk a diagnostic with code actions) or question (one Apply / Discard question)",
+    "test_commands": "the project's test command, whose verdict a proposal carries "
+    "(e.g. 'pytest -q'); repeat it (default: the test commands the model ran, else the ones "
+    "the project's layout names)",
+    "tests_before_review": "run the test commands (sandboxed, allowlisted) on the proposed "
+    "change before it is offered, when their last run was on an earlier state",
+    "tests_on_accepted": "when you reject some hunks, run the tests on what you accepted at "
+    "once (run) or offer it (offer)",
 }
 
 # What a repeated flag's value is (``--sandbox-read-only-paths DIR``).
@@ -61,6 +68,7 @@ METAVARS = {
     "sandbox_read_only_paths": "DIR",
     "sandbox_writable_paths": "DIR",
     "command_environment": "NAME",
+    "test_commands": "CMD",
 }
 
 _TYPES: dict[str, Any] = {"str": str, "int": int, "float": float}

@@ -9,6 +9,7 @@ from pathlib import Path
 from .conversation import Usage
 from .governing import governs
 from .hunks import Hunk, StagedText
+from .verdicts import Verdict
 from .workspace import EditRecord, Overlay
 
 
@@ -98,6 +99,7 @@ class Proposal:
     steps: int
     trace: Path | None
     refusals: tuple[Refusal, ...] = ()
+    tests: tuple[Verdict, ...] = ()  # the tests' verdicts on exactly this change
 
     @property
     def summary(self) -> str:
@@ -139,6 +141,7 @@ def proposal_of(
     trace: Path | None,
     *,
     refusals: tuple[Refusal, ...] = (),
+    tests: tuple[Verdict, ...] = (),
 ) -> Proposal:
     changed = {path: (before, after) for path, before, after in overlay.changed()}
     moved = {new: old for new, old in overlay.moves.items() if new in changed and old in changed}
@@ -153,4 +156,4 @@ def proposal_of(
         changes.append(ProposedChange(path, original, after, labels, source, hunks))
     touched = {c.path for c in changes} | {c.source for c in changes if c.source}
     edits = tuple(r for r in overlay.history if r.path in touched)
-    return Proposal(tuple(changes), edits, end, usage, steps, trace, refusals)
+    return Proposal(tuple(changes), edits, end, usage, steps, trace, refusals, tests)

@@ -111,6 +111,17 @@ class Review:
         counts.update({f.path: max(counts[f.path], 1) for f in self.files if f.why})
         return {path: n for path, n in counts.items() if n}
 
+    def left_out(self) -> tuple[int, int]:
+        """(hunks and file operations not accepted, all of them): what a review left out."""
+        kept = [
+            h.status == HunkStatus.ACCEPTED
+            for f in self.files
+            if f.operation not in ("create", "delete")  # the operation is the one item
+            for h in f.hunks
+        ]
+        kept += [f.operation_accepted for f in self.files if f.operation_accepted is not None]
+        return kept.count(False), len(kept)
+
     def headline(self) -> str:
         """The verdict in words ("Partly applied")."""
         return {

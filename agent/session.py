@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -43,7 +43,8 @@ from .proposal import Ending, Proposal, Refusal, RunEnd, proposal_of
 from .settings import Settings
 from .tools import Tool, default_tools
 from .tools.context import Approve, CommandRunner, ToolContext, deny_all
-from .trace import ToolRecord, Trace
+from .trace import ToolRecord, Trace, append_tests
+from .verdicts import On, TestLedger, Verdict, check_accepted, check_proposal
 from .workspace import Overlay, TextSource
 
 MALFORMED_LIMIT = 3  # model turns in a row whose calls were all unusable
@@ -83,6 +84,11 @@ class Session:
         self._steps = 0
         self._trace: Trace | None = None
         self._refusals: list[Refusal] = []
+        self.ledger = TestLedger()  # the test commands run in the task, and on what
+        self._tests: tuple[Verdict, ...] = ()
+        self.ctx.on_command = lambda argv, result: self.ledger.record(
+            argv, self.ctx, result, "model"
+        )
 
     @property
     def settings(self) -> Settings:
@@ -121,13 +127,39 @@ class Session:
     def proposal(self, end: RunEnd) -> Proposal:
         trace = self._trace.path if self._trace else None
         return proposal_of(
-            self.overlay, end, self.usage, self._steps, trace, refusals=tuple(self._refusals)
+            self.overlay,
+            end,
+            self.usage,
+            self._steps,
+            trace,
+            refusals=tuple(self._refusals),
+            tests=self._tests,
         )
 
     def record_review(self, files: list[dict[str, object]], verdict: str) -> None:
         """Add what became of the last proposal to its trace."""
         if self._trace:
             self._trace.review(verdict, files)
+
+    async def check_accepted(
+        self,
+        argvs: Sequence[tuple[str, ...]],
+        texts: Mapping[str, str | None] | None,
+        *,
+        rejected: int,
+        hunks: int,
+        on_event: OnEvent | None = None,
+    ) -> tuple[Verdict, ...]:
+        """The proposal's test commands (``argvs``) run on the part of it accepted: ``texts``
+        over the disk, or (None) the overlay's texts (the editor's buffers once the review
+        ended), in the shadow copy; recorded in the last task's trace."""
+        emit = on_event or (lambda event: None)
+        verdicts = await check_accepted(
+            self.ctx, self.ledger, argvs, texts, emit, rejected=rejected, hunks=hunks
+        )
+        if self._trace is not None and self._trace.path is not None and verdicts:
+            append_tests(self._trace.path, On.ACCEPTED.value, [v.as_json() for v in verdicts])
+        return tuple(verdicts)
 
     async def run(self, task: str, *, on_event: OnEvent | None = None) -> Proposal:
         """Work on ``task`` until the model finishes, a limit is hit or it is cancelled."""
@@ -139,6 +171,8 @@ class Session:
         self._notes.clear()
         self._steps = 0
         self._refusals = []
+        self._tests = ()
+        self.ledger.clear()
         self.usage = Usage()
         malformed = 0
         end = RunEnd(
@@ -159,6 +193,12 @@ class Session:
             end = RunEnd(Ending.MODEL_ERROR, error.message)
         except asyncio.CancelledError:
             self._end(RunEnd(Ending.CANCELLED, "Cancelled."), emit)
+            raise
+        try:
+            if any(True for _ in self.overlay.changed()):
+                self._tests = tuple(await check_proposal(self.ctx, self.ledger, emit))
+        except asyncio.CancelledError:
+            self._end(RunEnd(Ending.CANCELLED, "Cancelled while the tests ran."), emit)
             raise
         self._end(end, emit)
         return self.proposal(end)
@@ -240,6 +280,8 @@ class Session:
         if self._trace:
             refusals = [r.as_json() for r in self._refusals]
             self._trace.end(end.ending, end.message, self.usage, self._steps, refusals)
+            if self._tests:
+                self._trace.tests(On.PROPOSAL.value, [v.as_json() for v in self._tests])
             self._trace.close()
         emit(TaskEnded(end.ending, end.message))
 

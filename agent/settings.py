@@ -124,6 +124,15 @@ class Settings:
     # a proposal: "diagnostics" (each hunk a diagnostic with code actions, non-modal)
     # or "question" (one Apply / Show diff / Discard question for the whole proposal).
     review: str = "diagnostics"
+    # The project's test commands, whose verdict a proposal carries (agent/verdicts.py);
+    # empty: the ones the model ran, else the ones the project's layout names.
+    test_commands: tuple[str, ...] = ()
+    # Run them (sandboxed, unasked commands only) before a proposal is offered when their
+    # last run is not on exactly the proposed text.
+    tests_before_review: bool = True
+    # When the person rejected some hunks: "run" the tests on what they accepted at once,
+    # or "offer" it (a command, a key) for them to start.
+    tests_on_accepted: str = "run"
 
     def __post_init__(self) -> None:
         for name, ceiling in CEILINGS.items():
@@ -203,7 +212,11 @@ def camel_case(name: str) -> str:
 
 
 _SECRET = {"api_key"}  # never repeated back, even when malformed
-_CHOICES = {"sandbox": ("auto", "bubblewrap", "off"), "review": ("diagnostics", "question")}
+_CHOICES = {
+    "sandbox": ("auto", "bubblewrap", "off"),
+    "review": ("diagnostics", "question"),
+    "tests_on_accepted": ("run", "offer"),
+}
 _PATHS = {"sandbox_read_only_paths", "sandbox_writable_paths"}  # absolute, ~ expanded
 
 

@@ -79,6 +79,9 @@ CLASSES: dict[str, Rule] = {
     "sandbox_tmp_mb": Rule("narrow", _MACHINE, "lower"),
     "sandbox_home_mb": Rule("narrow", _MACHINE, "lower"),
     "review": Rule("user", "how you review a proposal is yours to choose"),
+    "test_commands": Rule("trust", "it chooses which commands run before a proposal is offered"),
+    "tests_before_review": Rule("narrow", "it would run commands you did not ask for", "off"),
+    "tests_on_accepted": Rule("user", "how you check what you accepted is yours to choose"),
 }
 # A sandbox setting this build does not know (a newer file): it needs trust.
 _UNKNOWN_SANDBOX = Rule("trust", "it changes how commands are contained")

@@ -104,6 +104,10 @@ class Trace:
             }
         )
 
+    def tests(self, on: str, verdicts: list[dict[str, Any]]) -> None:
+        """The tests' verdicts, each with the state (``run.state``) it ran on."""
+        self._write({"type": "tests", "on": on, "verdicts": verdicts})
+
     def review(self, verdict: str, files: list[dict[str, Any]]) -> None:
         """What became of the proposal, per file and per hunk (after the task's end)."""
         if self.path is not None:
@@ -126,6 +130,12 @@ def append_review(path: Path, verdict: str, files: list[dict[str, Any]]) -> None
     entry = {"type": "review", "outcome": verdict, "files": files}
     with path.open("a", encoding="utf-8") as handle:
         handle.write(record_line(entry))
+
+
+def append_tests(path: Path, on: str, verdicts: list[dict[str, Any]]) -> None:
+    """Add the verdicts of a check made after the task's end (on what was accepted)."""
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(record_line({"type": "tests", "on": on, "verdicts": verdicts}))
 
 
 def record_line(entry: dict[str, Any]) -> str:

@@ -35,6 +35,7 @@ from agent.review import Review
 from agent.sandbox import Sandbox, choose
 from agent.settings import Settings
 from agent.tools.context import Approval, CommandRequest
+from agent.verdicts import headline, summary
 from editing.visible import visible, visible_lines
 
 from . import code_actions, comment_actions, messages, progress, review, workspace_edit
@@ -45,6 +46,7 @@ from .documents import BufferSource, Documents, relative_of
 from .hunk_review import HunkReview
 from .task_undo import TaskUndo
 from .tasks import TaskRegistry
+from .test_checks import TestChecks, as_json
 
 if TYPE_CHECKING:
     from agent.session import Session
@@ -86,6 +88,7 @@ class Controller:
         self.desk: DiagnosticReview | None = None  # the non-modal review (set with the root)
         self.task_undo: TaskUndo | None = None  # accepted tasks, to take back (with the root)
         self.last_outcome: dict[str, Any] | None = None
+        self.checks = TestChecks(server, self.abilities)
         self._asked_about: str | None = None  # the file the running task is about
         self._asked_line = 0  # the line (0-based) of it the ask named (its cursor, range)
         self._last_about: str | None = None  # else the file a tool of the task was last on
@@ -300,9 +303,13 @@ class Controller:
             raise
         buffer.flush()
         self._end_progress(token, visible_lines(proposal.summary[:200]))
+        self.checks.proposed(self._task_id, proposal)
         if self.non_modal:
             return self._open_review(session, proposal, ask, title)
-        return _result(proposal, await self._review(session, proposal, title))
+        outcome = await self._review(session, proposal, title)
+        offer = self.settings.tests_on_accepted == "offer"
+        accepted = await self.checks.accepted(session, self._task_id, proposal, outcome, offer)
+        return _result(proposal, outcome, accepted)
 
     def _open_review(
         self, session: Session, proposal: Proposal, ask: Ask, title: str
@@ -326,7 +333,14 @@ class Controller:
             session.record_review(outcome.as_json(), outcome.verdict.value)
             result = {**_result(proposal, outcome), "review": hunks.id, "task": task_id}
             done.append(result)
-            self._tell_outcome(result)
+            if not self.checks.wanted(proposal, outcome):
+                self._tell_outcome(result)
+                return
+            offer = self.settings.tests_on_accepted == "offer"
+            check = self.checks.accepted(session, task_id, proposal, outcome, offer)
+            later = asyncio.ensure_future(check)  # the accepted hunks sit unsaved in the buffers
+            self.tasks.add(later, token=None, request_id=None)
+            later.add_done_callback(lambda ran: self._checked(ran, result))
 
         anchor = relative_of(self.root, ask.uri) if ask.uri else None
         self.desk.open(hunks, anchor, finish)
@@ -344,7 +358,21 @@ class Controller:
             "refusals": [r.as_json() for r in proposal.refusals],
             "steps": proposal.steps,
             "tokens": proposal.usage.total,
+            **({"tests": as_json(proposal.tests)} if proposal.tests else {}),
         }
+
+    def _checked(self, ran: asyncio.Future[tuple[Any, ...]], result: dict[str, Any]) -> None:
+        """Tell the end of a non-modal review, with the tests on what was accepted."""
+        if not ran.cancelled() and ran.exception() is None and ran.result():
+            result = {**result, "testsAccepted": as_json(ran.result())}
+        elif not ran.cancelled() and ran.exception() is not None:
+            log.error("the tests on what was accepted failed", exc_info=ran.exception())
+        self._tell_outcome(result)
+
+    async def check_tests(self) -> dict[str, Any]:
+        """``surehand.checkTests``: the last proposal's tests on what the editor holds now."""
+        idle = not self.tasks.busy and not (self.desk is not None and self.desk.review)
+        return await self.checks.command(self.session, self._task_id, idle)
 
     def _tell_outcome(self, result: dict[str, Any]) -> None:
         """Say how a task went: as ``surehand/outcome`` to a client that asked for surehand's
@@ -640,6 +668,8 @@ class Controller:
         governing = [c for c in proposal.changes if c.governs]
         for change in governing:
             question += f" {visible(change.path)} changes how tools run: {change.governs}."
+        if proposal.tests:
+            question += f" {headline(proposal.tests).capitalize()} ({summary(proposal.tests)})"
         while True:
             title = await self._choose(
                 types.MessageType.Info, question, [APPLY, SHOW_DIFF, DISCARD]
@@ -729,8 +759,11 @@ def _get(value: Any, key: str) -> Any:
     return getattr(value, key, None)
 
 
-def _result(proposal: Proposal, result: Review) -> dict[str, Any]:
-    """The command's result: what the review found, and how the task ended."""
+def _result(proposal: Proposal, result: Review, accepted: tuple[Any, ...] = ()) -> dict[str, Any]:
+    """The command's result: what the review found, how the task ended, the tests' verdicts."""
+    tests: dict[str, Any] = {"tests": as_json(proposal.tests)} if proposal.tests else {}
+    if accepted:
+        tests["testsAccepted"] = as_json(accepted)
     return {
         "outcome": result.verdict.value,
         "ending": proposal.end.ending.value,
@@ -743,4 +776,5 @@ def _result(proposal: Proposal, result: Review) -> dict[str, Any]:
         "refusals": [r.as_json() for r in proposal.refusals],
         "steps": proposal.steps,
         "tokens": proposal.usage.total,
+        **tests,
     }

@@ -16,6 +16,8 @@ from typing import Any
 
 from agent.conversation import ToolCall
 from agent.events import (
+    CheckFinished,
+    CheckStarted,
     Event,
     ModelCalling,
     ModelRetry,
@@ -40,6 +42,9 @@ TASK_ENDED = "task_ended"
 STEP_KINDS = (STEP_STARTED, MODEL_CALLING, MODEL_RETRY, TOOL_STARTED, TOOL_FINISHED, TASK_ENDED)
 
 
+_ON = {"proposal": "proposed change", "accepted": "accepted part"}
+
+
 def report_for(event: Event) -> str | None:
     """The progress message for an event, None when it is not worth one."""
     if isinstance(event, ToolStarted):
@@ -48,6 +53,8 @@ def report_for(event: Event) -> str | None:
         return visible(f"Ran {event.summary}")
     if isinstance(event, ModelRetry):
         return visible(event.message)
+    if isinstance(event, CheckStarted):
+        return visible(f"Running the tests on the {_ON[event.on]}: {event.command}")
     return None
 
 
@@ -69,6 +76,8 @@ def _log_line(event: Event) -> str | None:
         return f"[step {event.step}] {event.message}"
     if isinstance(event, TaskEnded):
         return f"[task {event.ending}] {event.message}"
+    if isinstance(event, CheckFinished):
+        return f"[tests on the {_ON[event.on]}] {event.command}: {event.result}"
     return None
 
 

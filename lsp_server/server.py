@@ -21,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
-from . import __version__, task_undo, transport
+from . import __version__, task_undo, test_checks, transport
 from . import arguments as arguments_
 from . import code_actions as review_commands
 from .ask import BadArguments, parse_ask
@@ -279,12 +279,7 @@ def create_server() -> SurehandServer:
             raise JsonRpcInvalidParams(str(error)) from None
         return await controller.undo_task(task_id)
 
-    @server.command(task_undo.HISTORY)
-    def history(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
-        _takes_nothing(task_undo.HISTORY, arguments)
-        if controller.task_undo is None:
-            return {"tasks": []}
-        return controller.task_undo.listing()
+    _after_task_commands(server, controller)
 
     for name in review_commands.COMMANDS:  # surehand.review.* and surehand.undo
         server.command(name)(_review_handler(controller, name))
@@ -309,6 +304,22 @@ def create_server() -> SurehandServer:
         ]
 
     return server
+
+
+def _after_task_commands(server: SurehandServer, controller: Controller) -> None:
+    """The commands about tasks that ended: their history, and their tests."""
+
+    @server.command(test_checks.CHECK_TESTS)
+    async def check_tests(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        _takes_nothing(test_checks.CHECK_TESTS, arguments)
+        return await controller.check_tests()
+
+    @server.command(task_undo.HISTORY)
+    def history(ls: SurehandServer, *arguments: Any) -> dict[str, Any]:
+        _takes_nothing(task_undo.HISTORY, arguments)
+        if controller.task_undo is None:
+            return {"tasks": []}
+        return controller.task_undo.listing()
 
 
 def _takes_nothing(name: str, arguments: tuple[Any, ...]) -> None:

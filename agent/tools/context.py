@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shlex
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
@@ -70,8 +70,15 @@ class CommandRunner(Protocol):
         """The sandbox the next command runs in."""
         ...
 
-    async def run(self, argv: list[str], timeout: float, settings: Settings) -> CommandResult:
-        """Run ``argv`` in the shadow copy with the staged changes in it.
+    async def run(
+        self,
+        argv: list[str],
+        timeout: float,
+        settings: Settings,
+        texts: Mapping[str, str | None] | None = None,
+    ) -> CommandResult:
+        """Run ``argv`` in the shadow copy with the staged changes in it (or, given
+        ``texts``, with those over the disk's files instead: a part of the proposal).
 
         ``settings`` are the session's current ones (output cap, the key's
         variable to keep out of the environment): they may change between
@@ -95,3 +102,5 @@ class ToolContext:
     runner: CommandRunner | None = None
     approve: Approve = deny_all
     always_allowed: set[tuple[str, ...]] = field(default_factory=set)
+    # Told of every command that ran, with its result (the session keeps the tests' runs).
+    on_command: Callable[[list[str], CommandResult], None] = lambda argv, result: None

@@ -53,7 +53,7 @@ class RunCommand:
             raise CommandsUnavailable(messages.NO_RUNNER)
         shown = shlex.join(argv)
         sandbox = ctx.runner.sandbox(ctx.settings)
-        why = _why_ask(argv, ctx, sandbox)
+        why = why_ask(argv, ctx, sandbox)
         if why is not None and tuple(argv) not in ctx.always_allowed:
             containment = sandbox.describe(
                 ctx.settings.sandbox_network, resource_limits(ctx.settings)
@@ -68,6 +68,7 @@ class RunCommand:
         requested = args.get("timeout")
         timeout = float(min(requested, limit)) if requested and requested > 0 else limit
         result = await ctx.runner.run(argv, timeout, ctx.settings)
+        ctx.on_command(argv, result)
         return ToolResult(
             _text(shown, result, timeout),
             summary=_summary(argv, result),
@@ -75,7 +76,7 @@ class RunCommand:
         )
 
 
-def _why_ask(argv: list[str], ctx: ToolContext, sandbox: Sandbox) -> str | None:
+def why_ask(argv: list[str], ctx: ToolContext, sandbox: Sandbox) -> str | None:
     """Why the user must be asked before ``argv`` runs; None when it may run at once.
 
     Raises ``OutsideWorkspace`` for a read-only command that, unsandboxed,
