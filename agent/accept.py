@@ -11,6 +11,7 @@ What is written is recorded for ``surehand undo`` (``history``).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal
@@ -25,14 +26,62 @@ from .review import FileReport, FileStatus, HunkReport, Review
 from .terminal import Terminal
 from .terminal_review import walk
 from .trace import append_review
+from .verdicts import Status, Verdict
 
 ACCEPT_ROUNDS = 3  # times the files may change under the question before giving up
 
 Confirm = Literal["always", "never", "when moved"]
 
 
+class CheckAccepted:
+    """Runs the proposal's tests on a part of it (``Session.check_accepted``), by a setting
+    at once or when the person asks."""
+
+    def __init__(
+        self,
+        check: Callable[..., Awaitable[tuple[Verdict, ...]]],
+        *,
+        ask_first: bool,
+    ) -> None:
+        self.check = check
+        self.ask_first = ask_first
+
+    async def __call__(
+        self,
+        proposal: Proposal,
+        texts: Mapping[str, str | None],
+        rejected: int,
+        total: int,
+        terminal: Terminal,
+    ) -> bool:
+        """Check what was accepted; whether to go on and write it."""
+        argvs = [v.argv for v in proposal.tests]
+        if not argvs or not rejected:
+            return True
+        if self.ask_first:
+            answer = await terminal.ask(
+                f"You rejected {rejected} of {total} hunks. Run the tests on what you "
+                "accepted first (sandboxed, nothing is written)? [y/N]"
+            )
+            if answer not in ("y", "yes"):
+                return True
+        verdicts = await self.check(argvs, texts, rejected=rejected, hunks=total)
+        terminal.say("Tests on what you accepted:", style="bold")
+        terminal.tests(verdicts)
+        if not any(v.status in (Status.FAILED, Status.ERROR) for v in verdicts):
+            return True
+        answer = await terminal.ask("The tests fail on what you accepted. Write it anyway? [y/N]")
+        return answer in ("y", "yes")
+
+
 async def offer(
-    proposal: Proposal, root: Path, terminal: Terminal, *, assume_yes: bool, task: str = ""
+    proposal: Proposal,
+    root: Path,
+    terminal: Terminal,
+    *,
+    assume_yes: bool,
+    task: str = "",
+    check: CheckAccepted | None = None,
 ) -> int:
     """Show the proposal, and write what the person accepts onto the files as they are
     then (exit code 0), or nothing (1).
@@ -45,13 +94,26 @@ async def offer(
     while a question was open, it is asked again about the new text.
     Nothing is written over a change that was not shown. ``task`` is the
     task's words, for the record of what was written (``surehand undo``).
+    The tests' verdict on the proposal is shown first; when the person left
+    some hunks out, ``check`` runs them on what was accepted before the write.
     """
     if proposal.incomplete:
         terminal.say(f"The task stopped before the model finished ({proposal.incomplete}).")
         if proposal.changes:
             terminal.say("These are the changes staged so far, incomplete:")
+    if proposal.changes and proposal.tests:
+        terminal.say("Tests on the proposed change:", style="bold")
+        terminal.tests(proposal.tests)
     if proposal.changes and not assume_yes and terminal.interactive:
-        chosen, left = (await walk(proposal, terminal)).chosen()
+        review = await walk(proposal, terminal)
+        chosen, left = review.chosen()
+        rejected = sum(1 for item in review.items if not item.accepted)
+        if check is not None and chosen.changes:
+            texts = chosen.writes()
+            if not await check(proposal, texts, rejected, len(review.items), terminal):
+                _report(terminal, _review(proposal, []), proposal)
+                terminal.say("Nothing was written.")
+                return 1
         return await _land(
             proposal, chosen, root, terminal, task=task, confirm="when moved", rejected_hunks=left
         )

@@ -15,7 +15,7 @@ from editing.disk import cli as editing_cli
 from editing.disk.cli import Commands, Handler
 
 from . import eval_tasks, history_cli
-from .accept import offer
+from .accept import CheckAccepted, offer
 from .command_layout import resource_limits
 from .config_view import show_config
 from .endpoint import resolve_endpoint
@@ -135,23 +135,38 @@ def _run(args: argparse.Namespace) -> int:
         terminal.error(name_flags(error.message))
         return 2
     session = Session(root, client, settings, approve=terminal.approve)
+    ran: list[Proposal] = []
     try:
-        proposal = asyncio.run(_run_session(session, args.task, terminal))
+        return asyncio.run(_run_and_offer(session, args, root, terminal, ran))
     except KeyboardInterrupt:
-        terminal.cancelled(session.proposal(RunEnd(Ending.CANCELLED, "")).trace)
+        trace = None if ran else session.proposal(RunEnd(Ending.CANCELLED, "")).trace
+        terminal.cancelled(trace)
         return EXIT_INTERRUPTED
     finally:
         terminal.stop_live()  # the cursor comes back whatever happened
-    terminal.totals(proposal.usage, proposal.steps, proposal.trace)
-    failed = proposal.end.ending == Ending.MODEL_ERROR
-    if failed and not proposal.changes:
-        return 2
+
+
+async def _run_and_offer(
+    session: Session, args: argparse.Namespace, root: Path, terminal: Terminal, ran: list[Proposal]
+) -> int:
+    """Run the task, then offer its proposal; the session lives until the offer ends (the
+    tests on what the person accepts run in its shadow copy)."""
     try:
-        code = asyncio.run(offer(proposal, root, terminal, assume_yes=args.yes, task=args.task))
-    except KeyboardInterrupt:
-        terminal.cancelled(None)
-        return EXIT_INTERRUPTED
-    return 2 if failed else code
+        proposal = await session.run(args.task, on_event=terminal.event)
+        terminal.stop_live()
+        ran.append(proposal)
+        terminal.totals(proposal.usage, proposal.steps, proposal.trace)
+        failed = proposal.end.ending == Ending.MODEL_ERROR
+        if failed and not proposal.changes:
+            return 2
+        ask_first = session.settings.tests_on_accepted == "offer"
+        check = CheckAccepted(session.check_accepted, ask_first=ask_first)
+        code = await offer(
+            proposal, root, terminal, assume_yes=args.yes, task=args.task, check=check
+        )
+        return 2 if failed else code
+    finally:
+        await session.close()
 
 
 async def _run_session(session: Session, task: str, terminal: Terminal) -> Proposal:

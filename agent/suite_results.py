@@ -35,6 +35,11 @@ _MOCHA_FAILED = re.compile(r"^\s*\d+\) (.+?):?$")
 # cargo: "test result: FAILED. 2 passed; 1 failed; 0 ignored; ...", "test a::b ... FAILED"
 _CARGO_SUMMARY = re.compile(r"^test result: \w+\. (\d+) passed; (\d+) failed;")
 _CARGO_FAILED = re.compile(r"^test (\S+) \.\.\. FAILED$")
+# unittest: "Ran 3 tests in 0.001s", then "OK" or "FAILED (failures=1, errors=1)";
+# failures "FAIL: test_mul (test_calc.MulTest.test_mul)"
+_UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in [\d.]+s$")
+_UNITTEST_END = re.compile(r"^(?:OK|FAILED)(?: \((.*)\))?$")
+_UNITTEST_FAILED = re.compile(r"^(?:FAIL|ERROR): (\S+ \(.+\))$")
 # go: "--- FAIL: TestSum (0.00s)", "--- PASS: TestSum (0.00s)" (with -v)
 _GO_RESULT = re.compile(r"^\s*--- (PASS|FAIL): (\S+) \(")
 
@@ -62,7 +67,7 @@ class Counts:
 def read_counts(output: str) -> Counts:
     """The counts and failing names in ``output``, from the first runner whose summary it has."""
     lines = [_ANSI.sub("", line).rstrip() for line in output.splitlines()]
-    for reader in (_pytest, _node, _jest, _mocha, _cargo, _go):
+    for reader in (_pytest, _unittest, _node, _jest, _mocha, _cargo, _go):
         counts = reader(lines)
         if counts is not None:
             return counts
@@ -89,6 +94,21 @@ def _pytest(lines: list[str]) -> Counts | None:
             failed = numbers.get("failed", 0) + numbers.get("error", 0)
             return Counts(numbers.get("passed", 0), failed, _names(lines, _PYTEST_FAILED))
     return None
+
+
+def _unittest(lines: list[str]) -> Counts | None:
+    ran = next((int(m.group(1)) for line in lines if (m := _UNITTEST_RAN.match(line))), None)
+    end = next((m for line in reversed(lines) if (m := _UNITTEST_END.match(line))), None)
+    if ran is None or end is None:
+        return None
+    numbers = {
+        key: int(value)
+        for key, _, value in (part.partition("=") for part in (end.group(1) or "").split(", "))
+        if value.isdigit()
+    }
+    failed = numbers.get("failures", 0) + numbers.get("errors", 0)
+    passed = ran - failed - numbers.get("skipped", 0) - numbers.get("expected failures", 0)
+    return Counts(max(passed, 0), failed, _names(lines, _UNITTEST_FAILED) if failed else ())
 
 
 def _node(lines: list[str]) -> Counts | None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -34,6 +35,8 @@ from editing.visible import hidden_in, visible_lines
 
 from .conversation import Usage
 from .events import (
+    CheckFinished,
+    CheckStarted,
     Event,
     ModelCalling,
     ModelRetry,
@@ -51,6 +54,7 @@ from .line_input import LineReader
 from .proposal import Proposal
 from .status_line import StatusLine, size_text
 from .tools.context import Approval, CommandRequest
+from .verdicts import Status, Verdict
 
 TEXT_BAR = "  │ "
 MAX_SHOWN_CHARS = 20_000  # of a turn's streamed text, and of any one message of a step
@@ -139,6 +143,8 @@ class Terminal:
             changed = status.set(event.summary)
         elif isinstance(event, ToolFinished):
             self.say(self._finished_line(event))
+        elif isinstance(event, CheckStarted | CheckFinished):
+            changed = self._check(event)
         elif isinstance(event, TaskEnded):
             self.stop_live()
             self._flush_text()
@@ -146,6 +152,18 @@ class Terminal:
             self.say(self._ended_line(event))
         if changed and self._live is not None:
             self._live.refresh()  # every state is seen, however short
+
+    def _check(self, event: CheckStarted | CheckFinished) -> bool:
+        """A test command surehand runs on the proposal, as it starts and ends."""
+        if isinstance(event, CheckStarted):
+            self.say(f"tests: running `{event.command}` on {_ON[event.on]}", style="dim")
+            changed = self.status.set(f"running the tests: {event.command}", restart=True)
+            self._start_live()
+            return changed
+        self.stop_live()
+        style = "green" if event.status == "passed" else "red"
+        self.say(f"tests: `{event.command}`: {event.result}", style=style)
+        return False
 
     def _started_line(self, event: ToolStarted) -> Text:
         """A tool's line, ``[2] Editing calc.py``, with the step's tokens on its first."""
@@ -218,6 +236,11 @@ class Terminal:
             if change.governs:
                 self.governs(change.path, change.governs)
             self.diff(change.diff())
+
+    def tests(self, verdicts: Sequence[Verdict]) -> None:
+        """The tests' verdicts, one line each, coloured by how they went."""
+        for verdict in verdicts:
+            self.say(f"  {verdict.line()}", style=_VERDICT_STYLES[verdict.status])
 
     def governs(self, path: str, what: str) -> None:
         """The flag on a file that changes how tools run (``agent.governing``)."""
@@ -341,6 +364,14 @@ def _shown(text: str | Text) -> str | Text:
 
 
 _LINE_STYLES = {"@": "cyan", "+": "green", "-": "red", "\\": "dim"}
+_VERDICT_STYLES = {
+    Status.PASSED: "green",
+    Status.FAILED: "red",
+    Status.ERROR: "red",
+    Status.STALE: "yellow",
+    Status.NOT_RUN: "yellow",
+}
+_ON = {"proposal": "the proposed change", "accepted": "what you accepted"}
 
 
 def _diff_style(line: str) -> str | None:

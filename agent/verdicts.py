@@ -37,6 +37,7 @@ from .tools.context import CommandResult, ToolContext
 from .tools.run_command import why_ask
 
 NOT_STARTED = (126, 127)  # a shell's codes for a program that could not be run
+_BY = {"model": "the model", "surehand": "surehand"}
 
 
 class Status(StrEnum):
@@ -154,7 +155,7 @@ class Verdict:
         failing = run.counts.failing
         names = f" ({', '.join(visible(n) for n in failing)})" if failing else ""
         text = (
-            f"{head}: {visible(run.result())} on {self.subject}{names}; run by {run.by}, "
+            f"{head}: {visible(run.result())} on {self.subject}{names}; run by {_BY[run.by]}, "
             f"{run.where}, in a copy of the workspace, {run.seconds:.1f} s"
         )
         if self.baseline is not None and self.baseline is not run:

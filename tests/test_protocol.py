@@ -130,6 +130,7 @@ def test_every_example_is_named_after_what_it_shows(path: Path):
         "outcome": lambda: message["result"]["outcome"],  # a surehand.ask result
         "outcome_notification": lambda: message["params"]["outcome"],  # surehand/outcome
         "capability": lambda: "surehand.review",
+        "tests": lambda: f"{message['params']['on']}-{message['params']['state']}",
     }
     assert prefix in expected, f"{path.name}: no naming rule for {prefix!r}"
     assert name == expected[prefix](), path.name

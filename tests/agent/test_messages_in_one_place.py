@@ -42,7 +42,7 @@ SENTENCE_WORDS = 3
 # (module, function) -> why the sentences in it are not for the model
 ALLOWED = {
     ("context.py", "question"): "the question put to the user before a command runs",
-    ("run_command.py", "_why_ask"): "why the user is asked: a part of that question",
+    ("run_command.py", "why_ask"): "why the user is asked: a part of that question",
     ("staging.py", "_edited"): "the progress summary of an edit, for the user",
 }
 

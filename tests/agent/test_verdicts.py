@@ -122,7 +122,7 @@ def test_a_proposal_whose_tests_pass_carries_the_models_run_and_the_baseline(
     assert verdict.run.by == "model" and verdict.run.counts.passed == 3
     assert verdict.baseline.status is Status.FAILED and verdict.baseline.counts.failed == 2
     line = verdict.line()
-    assert "3 passed on the proposed change; run by model, sandboxed (bubblewrap" in line
+    assert "3 passed on the proposed change; run by the model, sandboxed (bubblewrap" in line
     assert "on the untouched workspace: 2 failed, 1 passed" in line
     assert snapshot(python_project) == before
     entries = [e for e in read_trace(proposal.trace) if e["type"] == "tests"]
