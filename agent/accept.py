@@ -65,7 +65,9 @@ class CheckAccepted:
             )
             if answer not in ("y", "yes"):
                 return True
-        verdicts = await self.check(argvs, texts, rejected=rejected, hunks=total)
+        verdicts = await self.check(
+            argvs, texts, rejected=rejected, hunks=total, on_event=terminal.event
+        )
         terminal.say("Tests on what you accepted:", style="bold")
         terminal.tests(verdicts)
         if not any(v.status in (Status.FAILED, Status.ERROR) for v in verdicts):
