@@ -24,8 +24,8 @@ export default tseslint.config(
   {
     // The pure modules stay free of the editor: they are unit-tested without it.
     files: [
-      'src/review/{text,model,decide,shift,layout,protocol,keys,lensText,navigate,changes}.ts',
-      'src/{ask,approval,coalesce,crash,endpoint,environment,fixes,interpreter,models,python,redact,settings,statusText,targets,undoTask,wheels,words}.ts',
+      'src/review/{text,model,decide,shift,layout,protocol,keys,lensText,navigate,changes,testNodes}.ts',
+      'src/{ask,approval,coalesce,crash,endpoint,environment,fixes,interpreter,models,python,redact,settings,statusText,targets,undoTask,verdicts,wheels,words}.ts',
     ],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Pure modules must not import vscode.' }], patterns: ['vscode-languageclient*'] }],

@@ -4,6 +4,7 @@
  */
 
 import type { Range } from './review/text';
+import { outcomeTests, readVerdicts } from './verdicts';
 import { visible } from './visible';
 import { count } from './words';
 
@@ -45,6 +46,9 @@ export interface AskResult {
   readonly conflicts?: Record<string, number>;
   readonly steps?: number;
   readonly tokens?: number;
+  /** The tests' verdicts on the proposal (`verdicts.ts`), and on what the person accepted when that was checked. */
+  readonly tests?: unknown;
+  readonly testsAccepted?: unknown;
 }
 
 export interface Message {
@@ -117,6 +121,7 @@ export function resultMessage(result: AskResult | null | undefined, reviews?: Re
   if (conflicts.length > 0) {
     parts.push(` Not applied, clashing with your edits: ${conflicts.join(', ')}.`);
   }
+  parts.push(outcomeTests(readVerdicts(result?.tests), readVerdicts(result?.testsAccepted)));
   return { severity: outcome.severity, text: parts.join('') };
 }
 

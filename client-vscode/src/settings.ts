@@ -37,6 +37,9 @@ export const SERVER_KEYS = [
   'sandboxTmpMb',
   'sandboxHomeMb',
   'review',
+  'testCommands',
+  'testsBeforeReview',
+  'testsOnAccepted',
 ] as const;
 
 export type ServerSettings = Partial<Record<(typeof SERVER_KEYS)[number], unknown>>;

@@ -32,10 +32,12 @@ import { ReviewView } from './review/view';
 import { ServerManager } from './server';
 import { pinnedSettings, RESTART_SETTINGS, SECTION, SERVER_KEYS, splitSettings } from './settings';
 import { Status } from './status';
+import { TestsNotices } from './testsNotices';
 import { confirmingUndo, registerUndoCommands, type UndoParts } from './undoCommands';
 import { UndoEdits } from './undoEdit';
 import { visible, visibleNotice } from './visible';
 import type { StepParams } from './statusText';
+import { TESTS_NOTIFICATION } from './verdicts';
 
 const STEP_NOTIFICATION = 'surehand/step';
 const SHOW_TRACE = 'Show Trace';
@@ -50,6 +52,7 @@ export class Surehand implements vscode.Disposable {
   private readonly undoEdits = new UndoEdits(this.output);
   private readonly progress: ProgressBars;
   private readonly server: ServerManager;
+  private readonly tests = new TestsNotices(this.review, () => this.server.ready(), this.output);
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(context: vscode.ExtensionContext) {
@@ -59,7 +62,9 @@ export class Surehand implements vscode.Disposable {
       handleWorkDoneProgress: this.progress.middleware,
       executeCommand: confirmingUndo(
         () => this.undoParts(),
-        reportingAsks(() => ({ secrets: context.secrets, server: this.server, output: this.output }), this.notices),
+        this.tests.middleware(
+          reportingAsks(() => ({ secrets: context.secrets, server: this.server, output: this.output }), this.notices),
+        ),
       ),
       workspace: {
         // The server gets only its own keys, with a value, and the endpoint it was started for.
@@ -84,10 +89,12 @@ export class Surehand implements vscode.Disposable {
         this.review.notify = undefined;
         this.review.abort();
         this.progress.endAll();
+        this.tests.detach();
       },
       crashed: (exit) => this.crashed(exit),
     });
     this.disposables.push(
+      this.tests,
       new OutsideEdits(context.globalStorageUri, (line) => this.output.appendLine(line)),
       new ReviewView(this.review),
       new ReviewLenses(this.review),
@@ -147,6 +154,7 @@ export class Surehand implements vscode.Disposable {
       this.notices.server(severityOf(params.type), params.message),
     );
     client.onNotification(STEP_NOTIFICATION, (params: StepParams) => this.status.step(params));
+    client.onNotification(TESTS_NOTIFICATION, (params: unknown) => this.tests.handle(params));
     this.review.notify = (hunks) => void client.sendNotification(REVIEWED_NOTIFICATION, { hunks });
   }
 
@@ -191,6 +199,7 @@ export class Surehand implements vscode.Disposable {
   private crashed(exit: Exit | undefined): void {
     const doing = this.review.review !== undefined ? 'review' : this.progress.active ? 'task' : 'idle';
     this.progress.endAll();
+    this.tests.detach();
     this.review.notify = undefined;
     this.review.orphan();
     const text = crashText(exit, doing);

@@ -15,6 +15,8 @@ import { decideAll, decideHunk, reviewed } from '../src/review/decide';
 import { parseProposal } from '../src/review/model';
 import { REVIEWED_NOTIFICATION } from '../src/review/protocol';
 import { STEP_KINDS, stepText, type StepParams } from '../src/statusText';
+import { testNodes, testsMessage } from '../src/review/testNodes';
+import { acceptedNotice, CHECK_TESTS, offerNotice, readCheckResult, readTests, TESTS_NOTIFICATION } from '../src/verdicts';
 import { edit, texts } from './proposal';
 
 const PROTOCOL = join(__dirname, '..', '..', 'docs', 'protocol');
@@ -79,7 +81,7 @@ describe('protocol examples', () => {
   it('are there, of every kind', () => {
     expect(examples.length).toBeGreaterThan(0);
     expect(new Set(examples.map((e) => e.name.split('-')[0]))).toEqual(
-      new Set(['capability', 'command', 'outcome', 'outcome_notification', 'reviewed', 'step']),
+      new Set(['capability', 'command', 'outcome', 'outcome_notification', 'reviewed', 'step', 'tests']),
     );
   });
 
@@ -121,6 +123,39 @@ describe('what the extension reads and sends fits the protocol', () => {
     for (const message of examplesOf('step')) {
       expect(stepText(message.params as StepParams), String(message.params.kind)).toBeTypeOf('string');
     }
+  });
+
+  it('reads every surehand/tests example, and shows each verdict in its own sentence', () => {
+    const found = examplesOf('tests');
+    expect(found.map((m) => `${String(m.params.on)}-${String(m.params.state)}`).sort()).toEqual(
+      ['accepted-done', 'accepted-offered', 'accepted-running', 'proposal-done'],
+    );
+    for (const message of found) {
+      expect(message.method).toBe(TESTS_NOTIFICATION);
+      const tests = readTests(message.params);
+      expect(tests, JSON.stringify(message.params)).toBeDefined();
+      const sent = (message.params.verdicts as { line: string; status: string }[]) ?? [];
+      expect(tests?.verdicts.map((v) => v.status)).toEqual(sent.map((v) => v.status));
+      if (tests === undefined || sent.length === 0) {
+        continue;
+      }
+      if (tests.on === 'proposal') {
+        expect(testsMessage(tests)).toBe(sent.map((v) => v.line).join('\n'));
+        expect(testNodes(tests)[0].label).toBe(message.params.headline);
+      } else {
+        expect(acceptedNotice(tests).text).toContain(sent[0].line);
+      }
+    }
+    const [offered] = found.filter((m) => m.params.state === 'offered');
+    expect(offerNotice(readTests(offered.params) ?? { rejected: 0, hunks: 0 }).text).toContain('you rejected 1 of 2 hunks');
+  });
+
+  it("reads surehand.checkTests's result as the example has it", () => {
+    const [check] = examplesOf('command').filter((m) => m.params.command === CHECK_TESTS);
+    const result = readCheckResult(check.result);
+    expect(result.verdicts.map((v) => v.status)).toEqual(['failed']);
+    expect(result.verdicts[0].run?.failing).toEqual(['test_add (test_calc.CalcTest.test_add)']);
+    expect(acceptedNotice(result).severity).toBe('warning');
   });
 
   it('sends surehand/reviewed as the schema says', () => {

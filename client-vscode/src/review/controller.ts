@@ -39,6 +39,7 @@ import type { ReviewedHunk, WorkspaceEdit } from './protocol';
 import { nextStop, stopAfter, stopAt, type Cursor, type Stop } from './navigate';
 import { followChanges } from './shift';
 import type { Status } from '../status';
+import type { TestsParams } from '../verdicts';
 import { visible, visibleNotice } from '../visible';
 
 /** Review keys pressed this soon after a review opened are not taken: they were meant for what was there before. */
@@ -62,6 +63,8 @@ export class Review {
     readonly shown: readonly vscode.Uri[],
     /** Tells the server that sent the proposal how it was decided; unset when that server is gone. */
     public notify: ((hunks: ReviewedHunk[]) => void) | undefined,
+    /** The tests' verdict on the proposal, when the server sent one with it. */
+    readonly tests?: TestsParams,
   ) {}
 
   filesShownOn(uri: vscode.Uri): FileReview[] {
@@ -89,6 +92,8 @@ export class ReviewController implements vscode.Disposable {
   /** The hunks the person rejected (or could only reject) in the current task: they never come back in it. */
   private refused = new Set<string>();
   private tally: Tally = emptyTally();
+  /** The tests' verdict the server sent right before its proposal, for that proposal's review. */
+  private nextTests: TestsParams | undefined;
 
   constructor(
     private readonly documents: ProposalDocuments,
@@ -106,6 +111,12 @@ export class ReviewController implements vscode.Disposable {
   newTask(): void {
     this.refused = new Set();
     this.tally = emptyTally();
+    this.nextTests = undefined;
+  }
+
+  /** The tests' verdict on the proposal that comes next (`surehand/tests`, `on: "proposal"`). */
+  proposalTests(tests: TestsParams): void {
+    this.nextTests = tests;
   }
 
   /** What the current task's reviews did so far (every round of it). */
@@ -273,6 +284,8 @@ export class ReviewController implements vscode.Disposable {
   }
 
   private async run(edit: WorkspaceEdit): Promise<ApplyWorkspaceEditResult> {
+    const tests = this.nextTests; // sent right before this proposal: it is this one's, shown or not
+    this.nextTests = undefined;
     const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
     const stale = staleVersion(edit, open);
     if (stale !== undefined) {
@@ -297,7 +310,7 @@ export class ReviewController implements vscode.Disposable {
       const target = vscode.Uri.parse(f.uri);
       return f.kind === 'create' ? this.documents.set(target, 'new', newText(f)) : vscode.Uri.parse(f.textUri);
     });
-    const review = new Review(proposal, shown, this.notify);
+    const review = new Review(proposal, shown, this.notify, tests);
     const again = proposal.files.flatMap((f) => f.hunks).filter((h) => h.refused).length;
     if (again > 0) {
       this.output.appendLine(`Review: ${again} hunks the person rejected earlier in this task came back; they stay rejected.`);

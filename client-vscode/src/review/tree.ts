@@ -3,12 +3,16 @@
  * review): files and their hunks with their state; picking one puts it in
  * the editor, with the cursor on it, so the review keys act on it. A new
  * review expands it, without the focus, unless `surehand.review.showChanges`
- * is off.
+ * is off. When the proposal carries the tests' verdict, the view's message
+ * says every verdict's sentence, its description the headline, and the
+ * verdict's node above the files holds the failing tests (`testNodes.ts`).
  */
 
 import * as vscode from 'vscode';
 import { childNodes, fileNodes, type ChangeNode, type NodeState } from './changes';
 import type { ReviewController } from './controller';
+import { findTestNode, testNodes, testParent, testsMessage, type TestNode } from './testNodes';
+import { headlineLabel, type VerdictStatus } from '../verdicts';
 
 export const VIEW = 'surehand.changes';
 const REVEAL = 'surehand.review.reveal';
@@ -23,12 +27,24 @@ const ICONS: Record<NodeState, vscode.ThemeIcon> = {
 
 const GOVERNS_ICON = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
 
-export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.Disposable {
+const TEST_ICONS: Record<VerdictStatus, vscode.ThemeIcon> = {
+  passed: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
+  error: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconErrored')),
+  stale: new vscode.ThemeIcon('history', new vscode.ThemeColor('editorWarning.foreground')),
+  not_run: new vscode.ThemeIcon('circle-slash'),
+};
+
+type Node = ChangeNode | TestNode;
+
+const isTestNode = (node: Node): node is TestNode => node.kind === 'tests' || node.kind === 'verdict' || node.kind === 'failing';
+
+export class ChangesView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
 
-  private readonly view: vscode.TreeView<ChangeNode>;
+  private readonly view: vscode.TreeView<Node>;
   private shown: unknown;
 
   constructor(private readonly controller: ReviewController) {
@@ -36,6 +52,7 @@ export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.
     this.subscriptions = [
       this.view,
       controller.onDidChange((review) => {
+        this.header();
         this.changed.fire();
         if (review !== undefined && review !== this.shown) {
           this.shown = review;
@@ -45,9 +62,16 @@ export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.
     ];
   }
 
+  /** The tests' verdict on the proposal at the top of the view: its sentences, and its headline by the title. */
+  private header(): void {
+    const tests = this.controller.review?.tests;
+    this.view.message = testsMessage(tests);
+    this.view.description = tests === undefined || tests.verdicts.length === 0 ? undefined : headlineLabel(tests);
+  }
+
   /** A new review: expand the view on its first file, without taking the focus (`surehand.review.showChanges`). */
   private async showFirst(): Promise<void> {
-    const first = this.getChildren()[0];
+    const first = this.getChildren().find((node) => !isTestNode(node));
     if (first === undefined || !vscode.workspace.getConfiguration('surehand').get<boolean>('review.showChanges', true)) {
       return;
     }
@@ -58,24 +82,38 @@ export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.
     }
   }
 
-  getParent(node: ChangeNode): ChangeNode | undefined {
-    return node.kind === 'file' ? undefined : this.getChildren().find((f) => f.file === node.file);
+  getParent(node: Node): Node | undefined {
+    if (isTestNode(node)) {
+      return testParent(this.testNodes(), node.id);
+    }
+    return node.kind === 'file' ? undefined : this.getChildren().find((f) => !isTestNode(f) && f.file === node.file);
   }
 
-  getChildren(node?: ChangeNode): ChangeNode[] {
+  getChildren(node?: Node): Node[] {
     const review = this.controller.review;
     if (review === undefined) {
       return [];
     }
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.toString();
     if (node === undefined) {
-      return fileNodes(review.proposal, root);
+      return [...this.testNodes(), ...fileNodes(review.proposal, root)];
+    }
+    if (isTestNode(node)) {
+      return [...(findTestNode(this.testNodes(), node.id)?.children ?? [])];
     }
     const file = review.proposal.files[node.file];
     return node.kind === 'file' && file !== undefined ? childNodes(file, root) : [];
   }
 
-  getTreeItem(node: ChangeNode): vscode.TreeItem {
+  private testNodes(): TestNode[] {
+    const tests = this.controller.review?.tests;
+    return tests === undefined ? [] : testNodes(tests);
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (isTestNode(node)) {
+      return testItem(node);
+    }
     const collapsible = node.kind === 'file' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
     const item = new vscode.TreeItem(node.label, collapsible);
     item.id = `${node.kind}:${node.file}:${node.hunk ?? ''}`;
@@ -94,4 +132,20 @@ export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.
     });
     this.changed.dispose();
   }
+}
+
+function testItem(node: TestNode): vscode.TreeItem {
+  const collapsible =
+    node.children.length === 0
+      ? vscode.TreeItemCollapsibleState.None
+      : node.open
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.Collapsed;
+  const item = new vscode.TreeItem(node.label, collapsible);
+  item.id = node.id;
+  item.description = node.description;
+  item.tooltip = node.tooltip;
+  item.iconPath = TEST_ICONS[node.status];
+  item.contextValue = `surehand.${node.kind}.${node.status}`;
+  return item;
 }
