@@ -26,6 +26,7 @@
 --   kill                       SIGKILL the language server
 --   wait_file {path}           until a file exists (the test makes it when the model is asked)
 --   wait_notified {contains}  until a notification holds that text
+--   wait_said {contains, times?}  until that many of surehand's messages (shown or not) hold it
 --   wait_attach                until surehand is attached to the current buffer and initialized
 --   sleep {ms}
 
@@ -161,7 +162,11 @@ local function snapshot(name)
     end
   end
   snap.quickfix = vim.tbl_map(function(item)
-    return { name = relative(vim.api.nvim_buf_get_name(item.bufnr)), lnum = item.lnum, text = item.text }
+    local where = item.bufnr ~= 0 and relative(vim.api.nvim_buf_get_name(item.bufnr)) or vim.NIL
+    return { name = where, lnum = item.lnum, text = item.text }
+  end, vim.fn.getqflist())
+  snap.quickfix_valid = vim.tbl_map(function(item)
+    return item.valid == 1
   end, vim.fn.getqflist())
   snap.quickfix_title = vim.fn.getqflist({ title = 1 }).title
   snap.quickfix_idx = vim.fn.getqflist({ idx = 0 }).idx
@@ -295,6 +300,17 @@ function STEPS.wait_notified(step)
       end
     end
     return false
+  end)
+end
+function STEPS.wait_said(step)
+  wait(('%d messages with %s'):format(step.times or 1, step.contains), nil, function()
+    local found = 0
+    for _, message in ipairs(require('surehand.say').kept()) do
+      if message.text:find(step.contains, 1, true) then
+        found = found + 1
+      end
+    end
+    return found >= (step.times or 1)
   end)
 end
 local function attached()

@@ -68,6 +68,10 @@ local COMMANDS = {
     function() require('surehand.install').run() end,
     { desc = 'Install the surehand server into a virtual environment of the plugin (stdpath("data")/surehand)' },
   },
+  SurehandCheckTests = {
+    function() require('surehand.verdicts').check(vim.api.nvim_get_current_buf()) end,
+    { desc = "Run the last proposal's tests on what you accepted (in the sandbox's copy)" },
+  },
   SurehandMessages = { function() require('surehand.say').show() end, { desc = "The whole text of surehand's recent messages" } },
 }
 

@@ -8,7 +8,9 @@ M.defaults = {
   -- An interpreter that has surehand installed: the server is `<python> -m lsp_server`.
   python = nil,
   -- The `surehand` settings sent to the server (camelCase, as in the README):
-  -- model, baseUrl, apiKeyEnv, sandbox, ...
+  -- model, baseUrl, apiKeyEnv, sandbox, testCommands (a list; the tests'
+  -- verdict a proposal carries), testsBeforeReview (true), testsOnAccepted
+  -- ("run" or "offer": after a review that rejected something), ...
   settings = {},
   -- Start the server with `vim.lsp.enable('surehand')` on every buffer in a project.
   enable = true,

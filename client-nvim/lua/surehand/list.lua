@@ -3,12 +3,16 @@
 --- A decided row stays where it was and shows its decision ("✓ accepted: …",
 --- "✗ rejected: …"): rows never move under `:cnext` or the cursor in the list
 --- window, and the list is the record of the review once it is done. The
---- title counts what is left.
+--- title counts what is left. When the proposal came with the tests'
+--- verdict, the title carries its headline ("tests: 2 failed") and the
+--- first rows its lines and the failing tests' names (rows with no place:
+--- `:cnext` passes them by).
 local buffers = require('surehand.buffers')
 local decide = require('surehand.decide')
 local navigate = require('surehand.navigate')
 local status = require('surehand.status')
 local text = require('surehand.text')
+local verdict_words = require('surehand.verdict_words')
 local visible = require('surehand.visible')
 
 local M = {}
@@ -103,9 +107,12 @@ local function rows_of(file)
   return rows
 end
 
---- One row per decision, in review order.
+--- The tests' rows (no place to go), then one row per decision, in review order.
 function M.entries(review)
   local items = {}
+  for _, row in ipairs(verdict_words.rows(review.tests)) do
+    items[#items + 1] = { text = row, valid = 0 }
+  end
   for _, file in ipairs(review.proposal.files) do
     local bufnr = review.shown[file.index]
     local valid = bufnr and vim.api.nvim_buf_is_valid(bufnr)
@@ -129,15 +136,18 @@ local function ours()
   return vim.fn.getqflist({ id = list_id }).id == list_id
 end
 
---- "surehand review · 2 hunks, 1 new file left" (or "(done)").
+--- "surehand review · 2 hunks, 1 new file left" (or "(done)"), with the tests'
+--- headline when there is one: "surehand review · tests: 2 failed · 1 hunk left".
 function M.title(review, done)
+  local tests = verdict_words.headline(review.tests)
+  local head = tests and (TITLE .. ' · ' .. tests) or TITLE
   if done then
-    return TITLE .. ' (done)'
+    return TITLE .. ' (done)' .. (tests and (' · ' .. tests) or '')
   end
   if decide.is_settled(review.proposal) then
-    return TITLE .. ' · nothing left to decide'
+    return head .. ' · nothing left to decide'
   end
-  return ('%s · %s left'):format(TITLE, status.pending_words(decide.pending_summary(review.proposal)))
+  return ('%s · %s left'):format(head, status.pending_words(decide.pending_summary(review.proposal)))
 end
 
 --- Put the review's decisions in the quickfix list (a list of its own, replaced

@@ -20,6 +20,7 @@ local render = require('surehand.render')
 local shift = require('surehand.shift')
 local say = require('surehand.say').say
 local status = require('surehand.status')
+local verdict_words = require('surehand.verdict_words')
 
 local M = {}
 
@@ -136,7 +137,7 @@ function M.update(review)
   end
   draw(review)
   list.update(review, false)
-  status.reviewing(decide.pending_summary(review.proposal))
+  status.reviewing(decide.pending_summary(review.proposal), verdict_words.headline(review.tests))
   if decide.is_settled(review.proposal) and not review.finishing then
     review.finishing = true
     vim.schedule(function()
@@ -231,6 +232,7 @@ local function start(proposal, client, co)
     previews = {},
     history = {},
     co = co,
+    tests = require('surehand.verdicts').take(), -- the tests' verdict on this proposal, if any
   }
   for _, file in ipairs(proposal.files) do
     if file.kind == 'create' then
@@ -260,12 +262,15 @@ local function start(proposal, client, co)
   pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'SurehandReview', modeline = false })
   -- No count here: it would stay on the message line while the statusline
   -- counts down; each decision says what is left.
-  log(('a review is open in %d file%s (%s next, :SurehandList)%s'):format(
+  -- The tests' headline first: a line cut to fit keeps it.
+  local tests = verdict_words.headline(review.tests)
+  log(('%s %d file%s (%s next, :SurehandList)%s'):format(
+    tests and (tests .. ' · review') or 'a review is open in',
     #proposal.files,
     #proposal.files == 1 and '' or 's',
     require('surehand.config').options.keymaps.next or ':SurehandNext',
     review.again > 0 and ('; %d you rejected before stay rejected'):format(review.again) or ''
-  ))
+  ), verdict_words.bad(review.tests) and vim.log.levels.WARN or nil)
   return review
 end
 

@@ -48,6 +48,9 @@ function M.handlers()
     ['surehand/step'] = function(...)
       return status.on_step(...)
     end,
+    ['surehand/tests'] = function(...)
+      return require('surehand.verdicts').on_tests(...)
+    end,
   }
 end
 
@@ -187,6 +190,7 @@ function M.ask(task, bufnr, line1, line2)
     running = { client_id = client.id, task = task }
     require('surehand.outcome').new_task()
     require('surehand.review').new_task()
+    require('surehand.verdicts').new_task()
     status.working('asking: ' .. task)
     say('surehand: working on it… (:SurehandCancel stops it)')
     client:exec_cmd({ title = 'surehand', command = 'surehand.ask', arguments = { argument } }, { bufnr = bufnr }, function(err, result)
@@ -200,34 +204,42 @@ function M.ask(task, bufnr, line1, line2)
       else
         result = require('surehand.outcome').true_result(result or {})
       end
-      local level = result.outcome == 'error' and vim.log.levels.ERROR or vim.log.levels.INFO
-      say(('surehand: %s. %s'):format(result.outcome, result.summary or ''), level)
+      local words = require('surehand.verdict_words')
+      local level = result.outcome == 'error' and vim.log.levels.ERROR
+        or words.outcome_bad(result) and vim.log.levels.WARN
+        or vim.log.levels.INFO
+      say(('surehand: %s%s. %s'):format(result.outcome, words.outcome_words(result), result.summary or ''), level)
+      require('surehand.verdicts').after_task()
       done(result)
     end)
   end)
 end
 
-local function command(name, bufnr, report)
+--- Run the server's command `name` (no arguments); `report(result)` with its
+--- result. A failure is said, and `failed()` (if given) called.
+function M.command(name, bufnr, report, failed)
   local client = M.client(bufnr) or vim.lsp.get_clients({ name = M.NAME })[1]
   if client == nil then
-    return say('surehand is not running', vim.log.levels.WARN)
+    say('surehand is not running', vim.log.levels.WARN)
+    return failed and failed()
   end
   client:exec_cmd({ title = name, command = name, arguments = {} }, { bufnr = bufnr }, function(err, result)
     if err then
-      return say('surehand: ' .. err.message, vim.log.levels.ERROR)
+      say('surehand: ' .. err.message, vim.log.levels.ERROR)
+      return failed and failed()
     end
     report(result or {})
   end)
 end
 
 function M.cancel(bufnr)
-  command('surehand.cancel', bufnr, function(result)
+  M.command('surehand.cancel', bufnr, function(result)
     say(result.cancelled and 'surehand: cancelled' or 'surehand: nothing to cancel')
   end)
 end
 
 function M.reset(bufnr)
-  command('surehand.reset', bufnr, function()
+  M.command('surehand.reset', bufnr, function()
     say('surehand: the conversation starts afresh')
   end)
 end

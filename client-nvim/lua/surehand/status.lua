@@ -1,12 +1,14 @@
 --- What the statusline component says, fed by `$/progress`, `surehand/step`,
---- the review and the server's life. In order of precedence: an approval
---- waiting, a review ("review 2 hunks, 1 new file"), the current step, the
---- server stopped, idle.
+--- the review, the tests' check and the server's life. In order of
+--- precedence: an approval waiting, a review ("review 2 hunks, 1 new file ·
+--- tests: 2 failed"), the current step, the tests running on what was
+--- accepted, the server stopped, idle.
 local visible = require('surehand.visible')
 
 local M = {}
 
-local state = { server = 'none' } ---@type {server: string, reason: string?, working: string?, reviewing: table?, asking: string?}
+---@type {server: string, reason: string?, working: string?, reviewing: table?, tests: string?, asking: string?, checking: string?}
+local state = { server = 'none' }
 
 local MAX = 48
 
@@ -34,8 +36,15 @@ function M.working(step)
   changed()
 end
 
-function M.reviewing(pending)
-  state.reviewing = pending
+--- The review's decisions left (nil: no review) and its tests' headline, if any.
+function M.reviewing(pending, tests)
+  state.reviewing, state.tests = pending, tests
+  changed()
+end
+
+--- What the tests' check of the accepted part does ("running the tests …"), nil when done.
+function M.checking(words)
+  state.checking = words
   changed()
 end
 
@@ -72,7 +81,8 @@ function M.text()
     return 'surehand: ' .. visible.line(state.asking)
   end
   if state.reviewing then
-    return 'surehand: review ' .. M.pending_words(state.reviewing)
+    local tests = state.tests and (' · ' .. visible.line(state.tests)) or ''
+    return 'surehand: review ' .. M.pending_words(state.reviewing) .. tests
   end
   if state.working then
     local step = visible.line(state.working)
@@ -80,6 +90,9 @@ function M.text()
       step = vim.fn.strcharpart(step, 0, MAX - 1) .. '…'
     end
     return 'surehand: ' .. step
+  end
+  if state.checking then
+    return 'surehand: ' .. visible.line(state.checking)
   end
   if state.server == 'starting' then
     return 'surehand: starting'
