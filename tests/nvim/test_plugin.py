@@ -535,6 +535,8 @@ def test_help_tags_and_checkhealth(tmp_path: Path, openai_server: ScriptedServer
         ":SurehandInstall",
         "surehand-server",
         "surehand-saving",
+        "surehand-tests",
+        ":SurehandCheckTests",
     ):
         assert f"{tag}\tsurehand.txt" in tags
     report = health.read_text(encoding="utf-8")
