@@ -203,6 +203,10 @@ status.checking('running the tests on what you accepted…')
 equal('statusline: checking', status.text(), 'surehand: running the tests on what you accepted…')
 status.checking(nil)
 equal('statusline: idle again', status.text(), '')
+status.checking('running the tests on what you accepted…')
+status.server('stopped', 'signal 9')
+equal('statusline: a server that stopped checks nothing', status.text(), 'surehand: stopped')
+status.server('none')
 
 -- The protocol's examples read as the server means them.
 local function example(name)

@@ -26,7 +26,7 @@ end
 function M.server(what, reason)
   state.server, state.reason = what, reason
   if what ~= 'running' then
-    state.working = nil
+    state.working, state.checking = nil, nil
   end
   changed()
 end
