@@ -26,7 +26,7 @@ from .review import FileReport, FileStatus, HunkReport, Review
 from .terminal import Terminal
 from .terminal_review import walk
 from .trace import append_review
-from .verdicts import Status, Verdict
+from .verdicts import Verdict, checkable, failing
 
 ACCEPT_ROUNDS = 3  # times the files may change under the question before giving up
 
@@ -55,7 +55,7 @@ class CheckAccepted:
         terminal: Terminal,
     ) -> bool:
         """Check what was accepted; whether to go on and write it."""
-        argvs = [v.argv for v in proposal.tests]
+        argvs = checkable(proposal.tests)
         if not argvs or not rejected:
             return True
         if self.ask_first:
@@ -70,7 +70,7 @@ class CheckAccepted:
         )
         terminal.say("Tests on what you accepted:", style="bold")
         terminal.tests(verdicts)
-        if not any(v.status in (Status.FAILED, Status.ERROR) for v in verdicts):
+        if not failing(verdicts):
             return True
         answer = await terminal.ask("The tests fail on what you accepted. Write it anyway? [y/N]")
         return answer in ("y", "yes")

@@ -6,7 +6,8 @@ commands the model ran during the task (a command is a test command when
 it starts the way a test runner is started: ``pytest``, ``npm test``,
 ``cargo test`` ...); else what the project's layout names: a ``test``
 script in ``package.json``, ``Cargo.toml``, ``go.mod``, a Makefile with a
-``test`` target, pytest's configuration or test files.
+``test`` target, pytest's configuration or test files (``unittest`` when the test files use
+only that and the project has no virtualenv to hold pytest).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import shlex
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from .command_env import VENV_NAMES
 from .command_line import is_allowed
 
 # How test runners are started: argv prefixes, matched token by token.
@@ -95,8 +97,9 @@ def project_commands(
 def found_in(root: Path) -> list[tuple[str, ...]]:
     """The test commands the layout at ``root`` names (none when it names none)."""
     found: list[tuple[str, ...]] = []
-    if _uses_pytest(root):
-        found.append(("python3", "-m", "pytest", "-q"))
+    python = _python_tests(root)
+    if python is not None:
+        found.append(python)
     script = _npm_test_script(root / "package.json")
     if script and NPM_PLACEHOLDER not in script:
         found.append(("npm", "test"))
@@ -111,18 +114,30 @@ def found_in(root: Path) -> list[tuple[str, ...]]:
     return found
 
 
-def _uses_pytest(root: Path) -> bool:
+def _python_tests(root: Path) -> tuple[str, ...] | None:
+    """pytest where the project configures it, has a virtualenv, or its tests use it;
+    ``unittest`` where its test files use only that; None without Python tests."""
+    pytest = ("python3", "-m", "pytest", "-q")
     if any((root / name).is_file() for name in _PYTEST_CONFIG):
-        return True
+        return pytest
     if any(section in _read(root / name) for name, section in _PYTEST_SECTIONS.items()):
-        return True
-    for folder in (root, root / "tests", root / "test"):
-        if folder.is_dir() and any(
-            entry.name.startswith("test_") and entry.name.endswith(".py")
-            for entry in _entries(folder)
-        ):
-            return True
-    return False
+        return pytest
+    files = [
+        entry
+        for folder in (root, root / "tests", root / "test")
+        if folder.is_dir()
+        for entry in _entries(folder)
+        if entry.name.startswith("test_") and entry.name.endswith(".py")
+    ]
+    if not files:
+        return None
+    venv = any((root / name / "pyvenv.cfg").is_file() for name in VENV_NAMES)
+    heads = [_read(path)[:4096] for path in files[:20]]
+    if venv or any("pytest" in head for head in heads):
+        return pytest
+    if all("unittest" in head for head in heads):
+        return ("python3", "-m", "unittest")
+    return pytest
 
 
 def _npm_test_script(path: Path) -> str:

@@ -96,6 +96,8 @@ class TestRun:
         if self.exit_code == 0:
             return "passed (exit code 0)"
         tail = f": {self.last_line}" if self.last_line else ""
+        if self.status is Status.ERROR:
+            return f"ended with exit code {self.exit_code} and no test summary{tail}"
         return f"failed (exit code {self.exit_code}){tail}"
 
     def as_json(self) -> dict[str, Any]:
@@ -190,6 +192,17 @@ class Verdict:
         if self.on is On.ACCEPTED:
             data.update(rejected=self.rejected, hunks=self.hunks)
         return data
+
+
+def checkable(verdicts: Sequence[Verdict]) -> list[tuple[str, ...]]:
+    """The commands worth running on a part of the proposal: those that ran and read as
+    passing or failing tests (one that could not run would not run there either)."""
+    return [v.argv for v in verdicts if v.status in (Status.PASSED, Status.FAILED, Status.STALE)]
+
+
+def failing(verdicts: Sequence[Verdict]) -> bool:
+    """Whether a verdict says tests fail (not that they could not run)."""
+    return any(v.status is Status.FAILED for v in verdicts)
 
 
 def headline(verdicts: Sequence[Verdict]) -> str:

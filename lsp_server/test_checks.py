@@ -20,7 +20,7 @@ from pygls.lsp.server import LanguageServer
 
 from agent.review import Review
 from agent.review import Verdict as Outcome
-from agent.verdicts import Status, Verdict, for_model, headline, summary
+from agent.verdicts import Status, Verdict, checkable, for_model, headline, summary
 from editing.visible import visible_lines
 
 from .capabilities import ClientAbilities
@@ -48,7 +48,7 @@ class TestChecks:
 
     def proposed(self, task: str, proposal: Proposal) -> None:
         """Tell the proposal's verdict, before the proposal itself."""
-        self._argvs = [v.argv for v in proposal.tests]
+        self._argvs = checkable(proposal.tests)
         self._left_out = (0, 0)
         if proposal.tests and proposal.changes:
             self._tell(task, "proposal", "done", proposal.tests)
@@ -56,7 +56,7 @@ class TestChecks:
     @staticmethod
     def wanted(proposal: Proposal, outcome: Review) -> bool:
         """Whether the review left some of a proposal with tests out (and kept some)."""
-        return outcome.verdict is Outcome.PARTLY_APPLIED and bool(proposal.tests)
+        return outcome.verdict is Outcome.PARTLY_APPLIED and bool(checkable(proposal.tests))
 
     async def accepted(
         self, session: Session, task: str, proposal: Proposal, outcome: Review, offer: bool
