@@ -71,10 +71,23 @@ export class TestsNotices implements vscode.Disposable {
     }
   }
 
+  /** A progress notification until `endProgress` (which may come before VS Code has started it). */
   private showProgress(): void {
+    let finish: (() => void) | undefined;
+    let ended = false;
+    this.running = () => {
+      ended = true;
+      finish?.();
+    };
     void vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: RUNNING_TITLE, cancellable: false },
-      () => new Promise<void>((resolve) => (this.running = resolve)),
+      () =>
+        new Promise<void>((resolve) => {
+          finish = resolve;
+          if (ended) {
+            resolve();
+          }
+        }),
     );
   }
 

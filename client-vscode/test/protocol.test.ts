@@ -15,7 +15,7 @@ import { decideAll, decideHunk, reviewed } from '../src/review/decide';
 import { parseProposal } from '../src/review/model';
 import { REVIEWED_NOTIFICATION } from '../src/review/protocol';
 import { STEP_KINDS, stepText, type StepParams } from '../src/statusText';
-import { testNodes, testsMessage } from '../src/review/testNodes';
+import { testNodes } from '../src/review/testNodes';
 import { acceptedNotice, CHECK_TESTS, offerNotice, readCheckResult, readTests, TESTS_NOTIFICATION } from '../src/verdicts';
 import { edit, texts } from './proposal';
 
@@ -140,7 +140,7 @@ describe('what the extension reads and sends fits the protocol', () => {
         continue;
       }
       if (tests.on === 'proposal') {
-        expect(testsMessage(tests)).toBe(sent.map((v) => v.line).join('\n'));
+        expect(testNodes(tests)[0].tooltip).toBe(sent.map((v) => v.line).join('\n'));
         expect(testNodes(tests)[0].label).toBe(message.params.headline);
       } else {
         expect(acceptedNotice(tests).text).toContain(sent[0].line);

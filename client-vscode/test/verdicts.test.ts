@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resultMessage } from '../src/ask';
-import { findTestNode, testNodes, testParent, testsMessage } from '../src/review/testNodes';
+import { findTestNode, testNodes, testParent } from '../src/review/testNodes';
 import { SERVER_KEYS } from '../src/settings';
 import { hiddenIn } from '../src/visible';
 import {
@@ -48,7 +48,7 @@ const PASSED = {
   argv: ['npm', 'test'],
   status: 'passed',
   on: 'proposal',
-  line: `tests \`npm test\`: 3 passed on the proposed change; run by model, ${SANDBOX}, in a copy of the workspace, 0.8 s.`,
+  line: `tests \`npm test\`: 3 passed on the proposed change; run by the model, ${SANDBOX}, in a copy of the workspace, 0.8 s.`,
   short: '3 passed',
   why: '',
   run: run('passed', '3 passed'),
@@ -62,7 +62,7 @@ const FAILED = {
   on: 'proposal',
   line:
     `tests \`python3 -m pytest -q\`: 2 failed, 3 passed on the proposed change (test_calc.py::test_halve, test_calc.py::test_\\x1b[2Kok); ` +
-    `run by model, ${SANDBOX}, in a copy of the workspace, 0.8 s; on the untouched workspace: 5 passed.`,
+    `run by the model, ${SANDBOX}, in a copy of the workspace, 0.8 s; on the untouched workspace: 5 passed.`,
   short: '2 failed',
   why: '',
   // A test's name is the model's to choose: it may carry an escape and an icon's syntax.
@@ -114,6 +114,9 @@ function tests(verdicts: unknown[], extra: Record<string, unknown> = {}): TestsP
 }
 
 /** Whether a shown text carries a hidden character itself, not its escape. */
+/** What the headline's row says in its tooltip: every verdict's sentence. */
+const sentences = (tests: TestsParams): string | undefined => testNodes(tests)[0]?.tooltip;
+
 const RAW = { test: (text: string): boolean => hiddenIn(text) !== undefined };
 
 describe('a proposal that passed', () => {
@@ -122,11 +125,11 @@ describe('a proposal that passed', () => {
   it('shows the headline and the sentence that says what ran, on what and how contained', () => {
     const [node] = testNodes(passed);
     expect(node.label).toBe('tests: 3 passed');
-    expect(node.description).toBe(`npm test · run by model, ${SANDBOX}`);
+    expect(node.description).toBe(`npm test on the proposed change · run by the model, ${SANDBOX}`);
     expect(node.tooltip).toBe(PASSED.line);
     expect(node.status).toBe('passed');
     expect(node.children).toEqual([]);
-    expect(testsMessage(passed)).toBe(PASSED.line);
+    expect(sentences(passed)).toBe(PASSED.line);
     expect(headlineLabel(passed)).toBe('tests: 3 passed');
   });
 });
@@ -134,27 +137,28 @@ describe('a proposal that passed', () => {
 describe('a proposal with failing tests', () => {
   const failed = tests([FAILED]);
 
-  it('holds the failing tests under the headline, open, their names made visible', () => {
+  it('holds the failing tests under the headline, their names made visible; closed, so the files stay in view', () => {
     const [node] = testNodes(failed);
     expect(node.label).toBe('tests: 2 failed');
     expect(node.status).toBe('failed');
-    expect(node.open).toBe(true);
+    expect(node.open).toBe(false);
     expect(node.children.map((c) => c.label)).toEqual(['test_calc.py::test_halve', 'test_calc.py::test_\\x1b[2Kok \\$(check)']);
     expect(node.children.every((c) => c.description === 'failed' && c.tooltip.endsWith(FAILED.line))).toBe(true);
     const labels = node.children.map((c) => `${c.label} ${c.tooltip}`).join(' ').replace(/\n/g, ' ');
     expect(RAW.test(labels)).toBe(false);
   });
 
-  it('says in the view what ran, its result, the baseline and the containment', () => {
-    const message = testsMessage(failed) ?? '';
+  it('says in the row what ran, on what and how contained, and in its tooltip the result and the baseline', () => {
+    expect(testNodes(failed)[0].description).toBe(`python3 -m pytest -q on the proposed change · run by the model, ${SANDBOX}`);
+    const message = sentences(failed) ?? '';
     expect(message).toContain('2 failed, 3 passed on the proposed change');
     expect(message).toContain(SANDBOX);
     expect(message).toContain('on the untouched workspace: 5 passed');
   });
 
-  it("shows a sentence's hidden characters escaped, in the view and every tooltip", () => {
+  it("shows a sentence's hidden characters escaped in every tooltip", () => {
     const spoofed = tests([{ ...FAILED, line: 'tests `touch x \u001b[2Kpytest`: 2 failed \u202eok.' }]);
-    expect(testsMessage(spoofed)).toBe('tests `touch x \\x1b[2Kpytest`: 2 failed \\u202eok.');
+    expect(sentences(spoofed)).toBe('tests `touch x \\x1b[2Kpytest`: 2 failed \\u202eok.');
     const tooltips = testNodes(spoofed).flatMap((n) => [n.tooltip, ...n.children.map((c) => c.tooltip)]);
     expect(tooltips.join(' ').replace(/\n/g, ' ')).toContain('\\u202eok');
     expect(RAW.test(tooltips.join(' ').replace(/\n/g, ' '))).toBe(false);
@@ -178,7 +182,7 @@ describe('stale and not run verdicts', () => {
     expect(node.children.map((c) => [c.label, c.description, c.status])).toEqual([
       ['npm test', 'stale · checking before review is off (testsBeforeReview)', 'stale'],
       ['make test', 'not run · it would need your approval (make is not on the allowlist)', 'not_run'],
-      ['python3 -m pytest -q', `2 failed · run by model, ${SANDBOX}`, 'failed'],
+      ['python3 -m pytest -q', `2 failed · run by the model, ${SANDBOX}`, 'failed'],
     ]);
     expect(node.children[2].children).toHaveLength(2);
     expect(node.children[2].open).toBe(true);
@@ -250,10 +254,10 @@ describe('reading surehand/tests', () => {
     expect(read.verdicts[1].run).toBeNull();
   });
 
-  it('a running check has no verdicts: nothing shows in the view', () => {
+  it('a running check has no verdicts: no row shows', () => {
     const running = tests([], { on: 'accepted', state: 'running' });
     expect(testNodes(running)).toEqual([]);
-    expect(testsMessage(running)).toBeUndefined();
+    expect(sentences(running)).toBeUndefined();
   });
 });
 

@@ -1,15 +1,15 @@
 /**
- * The tests' verdict on the proposal in the "Surehand: Changes" view: its
- * headline above the files (`tests: 1 failed`), under it each test command
- * with its result and how it was contained, and the failing tests' names;
- * every node's tooltip is the verdict's whole sentence. Free of the
- * `vscode` module.
+ * The tests' verdict on the proposal in the "Surehand: Changes" view: a
+ * row above the files with the headline (`tests: 1 failed`), the command,
+ * what it ran on and how it was contained, the verdict's whole sentence in
+ * its tooltip; under it the failing tests' names (with several test
+ * commands, a row for each command, its failing tests under it). Collapsed:
+ * the files stay in view. Free of the `vscode` module.
  */
 
 import {
   failingNames,
   headlineLabel,
-  isBad,
   overall,
   shortWords,
   verdictLine,
@@ -27,7 +27,7 @@ export interface TestNode {
   readonly description: string;
   readonly tooltip: string;
   readonly status: VerdictStatus;
-  /** Shown open: it holds a failure's names. */
+  /** Shown open (a command's row that holds failing tests, under the headline's row, which never is). */
   readonly open: boolean;
   readonly children: readonly TestNode[];
 }
@@ -37,7 +37,8 @@ function how(verdict: Verdict): string {
   if (verdict.status === 'not_run' || verdict.status === 'stale' || verdict.run === null) {
     return verdict.why;
   }
-  return [verdict.run.ranBy === '' ? '' : `run by ${verdict.run.ranBy}`, verdict.run.where].filter(Boolean).join(', ');
+  const by = verdict.run.ranBy === 'model' ? 'the model' : verdict.run.ranBy;
+  return [by === '' ? '' : `run by ${by}`, verdict.run.where].filter(Boolean).join(', ');
 }
 
 function failingNodes(verdict: Verdict, parent: string): TestNode[] {
@@ -81,7 +82,8 @@ export function testNodes(tests: Pick<TestsParams, 'headline' | 'verdicts'>): Te
             children: names,
           };
         });
-  const description = only !== undefined ? [visibleLabel(only.command), visibleLabel(how(only))] : ['on the proposed change'];
+  const description =
+    only !== undefined ? [`${visibleLabel(only.command)} on the proposed change`, visibleLabel(how(only))] : ['on the proposed change'];
   return [
     {
       kind: 'tests',
@@ -90,7 +92,7 @@ export function testNodes(tests: Pick<TestsParams, 'headline' | 'verdicts'>): Te
       description: description.filter(Boolean).join(' · '),
       tooltip: lines.join('\n'),
       status: overall(verdicts),
-      open: verdicts.some(isBad) && children.length > 0,
+      open: false,
       children,
     },
   ];
@@ -114,10 +116,4 @@ export function findTestNode(nodes: readonly TestNode[], id: string): TestNode |
 export function testParent(nodes: readonly TestNode[], id: string): TestNode | undefined {
   const cut = id.lastIndexOf('/');
   return cut < 0 ? undefined : findTestNode(nodes, id.slice(0, cut));
-}
-
-/** The view's message above the files: every verdict's sentence (what ran, on what, how contained). */
-export function testsMessage(tests: Pick<TestsParams, 'verdicts'> | undefined): string | undefined {
-  const verdicts = tests?.verdicts ?? [];
-  return verdicts.length === 0 ? undefined : verdicts.map(verdictLine).join('\n');
 }

@@ -3,15 +3,16 @@
  * review): files and their hunks with their state; picking one puts it in
  * the editor, with the cursor on it, so the review keys act on it. A new
  * review expands it, without the focus, unless `surehand.review.showChanges`
- * is off. When the proposal carries the tests' verdict, the view's message
- * says every verdict's sentence, its description the headline, and the
- * verdict's node above the files holds the failing tests (`testNodes.ts`).
+ * is off. When the proposal carries the tests' verdict, the view's title
+ * has its headline and a row above the files says what ran, on what and how
+ * contained, its tooltip the verdict's sentence, the failing tests under it
+ * (`testNodes.ts`).
  */
 
 import * as vscode from 'vscode';
 import { childNodes, fileNodes, type ChangeNode, type NodeState } from './changes';
 import type { ReviewController } from './controller';
-import { findTestNode, testNodes, testParent, testsMessage, type TestNode } from './testNodes';
+import { findTestNode, testNodes, testParent, type TestNode } from './testNodes';
 import { headlineLabel, type VerdictStatus } from '../verdicts';
 
 export const VIEW = 'surehand.changes';
@@ -62,10 +63,9 @@ export class ChangesView implements vscode.TreeDataProvider<Node>, vscode.Dispos
     ];
   }
 
-  /** The tests' verdict on the proposal at the top of the view: its sentences, and its headline by the title. */
+  /** The headline of the tests' verdict on the proposal, by the view's title. */
   private header(): void {
     const tests = this.controller.review?.tests;
-    this.view.message = testsMessage(tests);
     this.view.description = tests === undefined || tests.verdicts.length === 0 ? undefined : headlineLabel(tests);
   }
 
