@@ -26,7 +26,7 @@ from .review import FileReport, FileStatus, HunkReport, Review
 from .terminal import Terminal
 from .terminal_review import walk
 from .trace import append_review
-from .verdicts import Verdict, checkable, failing
+from .verdicts import Verdict, broken_by_leaving_out, checkable
 
 ACCEPT_ROUNDS = 3  # times the files may change under the question before giving up
 
@@ -54,7 +54,8 @@ class CheckAccepted:
         total: int,
         terminal: Terminal,
     ) -> bool:
-        """Check what was accepted; whether to go on and write it."""
+        """Check what was accepted; whether to go on and write it (asked when tests fail
+        there that the whole proposal passes)."""
         argvs = checkable(proposal.tests)
         if not argvs or not rejected:
             return True
@@ -70,9 +71,12 @@ class CheckAccepted:
         )
         terminal.say("Tests on what you accepted:", style="bold")
         terminal.tests(verdicts)
-        if not failing(verdicts):
+        if not broken_by_leaving_out(proposal.tests, verdicts):
             return True
-        answer = await terminal.ask("The tests fail on what you accepted. Write it anyway? [y/N]")
+        answer = await terminal.ask(
+            "Tests fail on what you accepted that pass on the whole proposal. Write it "
+            "anyway? [y/N]"
+        )
         return answer in ("y", "yes")
 
 

@@ -200,9 +200,20 @@ def checkable(verdicts: Sequence[Verdict]) -> list[tuple[str, ...]]:
     return [v.argv for v in verdicts if v.status in (Status.PASSED, Status.FAILED, Status.STALE)]
 
 
-def failing(verdicts: Sequence[Verdict]) -> bool:
-    """Whether a verdict says tests fail (not that they could not run)."""
-    return any(v.status is Status.FAILED for v in verdicts)
+def broken_by_leaving_out(proposed: Sequence[Verdict], accepted: Sequence[Verdict]) -> bool:
+    """Whether tests fail on the accepted part that did not fail on the whole proposal
+    (more of them, or others): what was left out mattered to them."""
+    before = {v.argv: v.run for v in proposed if v.status is not Status.STALE}
+    for verdict in accepted:
+        if verdict.status is not Status.FAILED or verdict.run is None:
+            continue
+        whole = before.get(verdict.argv)
+        if whole is None or whole.status is not Status.FAILED:
+            return True
+        now, then = verdict.run.counts, whole.counts
+        if (now.failed or 0) > (then.failed or 0) or set(now.failing) - set(then.failing):
+            return True
+    return False
 
 
 def headline(verdicts: Sequence[Verdict]) -> str:

@@ -34,7 +34,9 @@ SCRIPT = [
     Turn(tool_calls=[UNITTEST]),
     Turn(tool_calls=[FINISH]),
 ]
-ANYWAY = re.escape("The tests fail on what you accepted. Write it anyway? [y/N]")
+ANYWAY = re.escape(
+    "Tests fail on what you accepted that pass on the whole proposal. Write it anyway? [y/N]"
+)
 
 
 @pytest.fixture
