@@ -44,7 +44,7 @@ from .settings import Settings
 from .tools import Tool, default_tools
 from .tools.context import Approve, CommandRunner, ToolContext, deny_all
 from .trace import ToolRecord, Trace, append_tests
-from .verdicts import On, TestLedger, Verdict, check_accepted, check_proposal
+from .verdicts import On, TestLedger, Verdict, check_accepted, check_proposal, for_model
 from .workspace import Overlay, TextSource
 
 MALFORMED_LIMIT = 3  # model turns in a row whose calls were all unusable
@@ -197,6 +197,9 @@ class Session:
         try:
             if any(True for _ in self.overlay.changed()):
                 self._tests = tuple(await check_proposal(self.ctx, self.ledger, emit))
+                unseen = [v for v in self._tests if v.run is not None and v.run.by == "surehand"]
+                if unseen:  # results the model has not read: it hears them with the next task
+                    self.tell(for_model(unseen, ()))
         except asyncio.CancelledError:
             self._end(RunEnd(Ending.CANCELLED, "Cancelled while the tests ran."), emit)
             raise

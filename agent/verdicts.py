@@ -231,7 +231,7 @@ def summary(verdicts: Sequence[Verdict]) -> str:
 def for_model(proposed: Sequence[Verdict], accepted: Sequence[Verdict]) -> str:
     """What the model hears about the tests with the outcome ("" when none ran)."""
     lines = [v.line() for v in (*proposed, *accepted)]
-    return "\n".join(["The tests, as surehand checked them:", *lines]) if lines else ""
+    return "\n".join(["The tests, as surehand ran them after your turn:", *lines]) if lines else ""
 
 
 def state_of(texts: Mapping[str, str | None]) -> str:

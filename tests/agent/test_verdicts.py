@@ -28,6 +28,7 @@ from agent.verdicts import Status
 from tests.agent.sandboxes import bubblewrap
 from tests.agent.test_sandbox_attacks import RUNNER_PACKAGES, git, make_venv_with_pytest
 from tests.support.openai_server import Call, ScriptedServer, Turn
+from tests.support.scripted_task import task_sent
 
 pytestmark = pytest.mark.slow
 
@@ -139,9 +140,14 @@ def test_failing_tests_are_named_and_a_stale_run_is_run_again(
         Turn(tool_calls=[PYTEST]),
         Turn(tool_calls=[edit("calc.py", "sum([a, b])", "a ** b", "mul powers")]),
         Turn(tool_calls=[FINISH]),
+        Turn(content="Noted."),  # the next task, to read what the model is told
     )
     before = snapshot(python_project)
-    proposal, _ = run_task(python_project, settings_for(openai_server, tmp_path))
+
+    async def next_task(session: Session, proposal: Proposal) -> Any:
+        return await session.run("Next.")
+
+    proposal, _ = run_task(python_project, settings_for(openai_server, tmp_path), next_task)
 
     verdict = only(proposal.tests)
     assert verdict.status is Status.FAILED and verdict.run.by == "surehand"
@@ -149,6 +155,9 @@ def test_failing_tests_are_named_and_a_stale_run_is_run_again(
     assert verdict.run.counts.failing == ("tests/test_calc.py::test_mul",)
     assert "(tests/test_calc.py::test_mul)" in verdict.line()
     assert snapshot(python_project) == before
+    told = task_sent(openai_server)
+    assert told.startswith("The tests, as surehand ran them after your turn:\ntests `pytest -q`")
+    assert "1 failed, 2 passed on the proposed change" in told
 
 
 def test_a_stale_run_is_said_to_be_stale_when_checking_is_off(
