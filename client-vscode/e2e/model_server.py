@@ -5,8 +5,10 @@ Serves two of the repository's ``ScriptedServer`` (tests/support/openai_server.p
 - ``a``, which wants the API key given as the first argument, with two
   tasks' scripts: a multi-file proposal (two edits of ``calc.py``, each with
   its own description; ``util.py`` renamed to ``helpers.py`` with a change
-  of its first line; a new ``notes.md``), then ``finish``; and a task whose
-  model request hangs (the test kills the language server meanwhile);
+  of its first line; a new ``notes.md``), then the project's tests
+  (``python3 -m unittest``: the halving edit fails one), then ``finish``;
+  and a task whose model request hangs (the test kills the language server
+  meanwhile);
 - ``b``, another endpoint, which takes any key: a command that needs
   approval (``rm -rf build``), then ``finish``; then a spoofing task: an
   edit of ``add`` whose description and added line carry ``ESC[2K ESC[1G``
@@ -58,9 +60,11 @@ NOTES = Call(
     "create_file",
     {"path": "notes.md", "content": "# Notes\n\nadd adds.\n", "description": "notes"},
 )
+# The workspace's tests_calc.py: after the edits above, test_add passes and test_halve fails.
+RUN_TESTS = Call("run_command", {"command": "python3 -m unittest", "timeout": None})
 FINISH = Call("finish", {"summary": "add adds; halve floors; helpers moved."})
 SCRIPT_A = [
-    Turn(tool_calls=[FIX, FLOOR_HALVE, RENAME, NOTES]),
+    Turn(tool_calls=[FIX, FLOOR_HALVE, RENAME, NOTES, RUN_TESTS]),
     Turn(tool_calls=[FINISH]),
     Hang(seconds=60),  # the second task: the server is killed while it waits
 ]

@@ -18,12 +18,15 @@
  *    there and stored for A, then A's models are offered and the scripted
  *    one picked;
  * 2. ask for a multi-file change (two hunks in calc.py, util.py renamed
- *    with a change of its first line, a new notes.md): the first file shows
- *    its added lines at once, no panel opens, Show Diff is free of the
- *    review's decorations, every CodeLens row fits the window, the Changes
- *    view lists the files; then review by keyboard only (the accept key on
- *    a hunk made stale by typing says why it cannot), and save; outside a
- *    review the reject key says no review is open and opens nothing;
+ *    with a change of its first line, a new notes.md), the model running
+ *    the project's tests on it: the first file shows its added lines at
+ *    once, no panel opens, Show Diff is free of the review's decorations,
+ *    every CodeLens row fits the window, the Changes view lists the files
+ *    under the tests' verdict (which test failed, what ran, on what, how
+ *    contained); then review by keyboard only (the accept key on a hunk
+ *    made stale by typing says why it cannot), the tests' verdict on what
+ *    was accepted told before saving, and save; outside a review the
+ *    reject key says no review is open and opens nothing;
  * 3. settings.json edited from outside VS Code (a model A does not serve):
  *    the next task's error names surehand.model and offers "Set Model",
  *    which picks the model again;
@@ -83,6 +86,22 @@ const FIRST_START_TARGET_S = 15;
 const CALC = 'def add(a, b):\n    return a - b\n\n\ndef halve(x):\n    return x / 2\n';
 const EXPECTED = 'def add(a, b):\n    return a + b\n\n\ndef halve(x):\n    return x / 2\n';
 const UTIL = 'def shout(s):\n    return s.upper()\n';
+/** The project's tests (unittest: the system's Python runs them in the sandbox): the proposal's halving fails test_halve. */
+const TESTS = [
+  'import unittest',
+  '',
+  'from calc import add, halve',
+  '',
+  '',
+  'class CalcTest(unittest.TestCase):',
+  '    def test_add(self):',
+  '        self.assertEqual(add(2, 3), 5)',
+  '',
+  '    def test_halve(self):',
+  '        self.assertEqual(halve(3), 1.5)',
+  '',
+].join('\n');
+const TEST_COMMAND = 'python3 -m unittest'; // model_server.py's
 const HELPERS = 'def shout(s: str) -> str:\n    return s.upper()\n';
 const TASK = 'fix add, make halve floor its result, move util.py to helpers.py';
 const CRASH_TASK = 'think for a long time';
@@ -178,6 +197,7 @@ async function main() {
   mkdirSync(workspace);
   writeFileSync(join(workspace, 'calc.py'), CALC);
   writeFileSync(join(workspace, 'util.py'), UTIL);
+  writeFileSync(join(workspace, 'tests_calc.py'), TESTS);
   // The model servers' addresses go into the settings, so they start first.
   const model = await startModel(python);
   const env = {
@@ -213,7 +233,7 @@ async function main() {
     bench = new Workbench(page, RESULTS);
     const envPython = join(server.globalStorage(EXTENSION_ID), 'env', 'bin', 'python');
     await freshInstall(bench, `${url}/?folder=${encodeURIComponent(workspace)}`, envPython, server, model);
-    await multiFileReview(bench, workspace);
+    await multiFileReview(bench, workspace, server);
     await reviewKeysOutside(bench);
     await settingsFromOutside(bench, server, model);
     await serverCrash(bench, envPython);
@@ -247,11 +267,15 @@ async function main() {
       check(edits.length === 4 && edits.every((t) => t.ok), `the trace's edits: ${JSON.stringify(edits)}`);
       const end = entries.find((e) => e.type === 'end');
       check(end?.ending === 'finished', `the task's end in the trace: ${JSON.stringify(end)}`);
-      const last = entries.at(-1);
+      const review = entries.findIndex((e) => e.type === 'review');
       check(
-        last.type === 'review' && last.outcome === 'partly_applied',
-        `the trace ends with the review's outcome, not ${JSON.stringify(last)}`,
+        review > 0 && entries[review].outcome === 'partly_applied',
+        `the trace has no review's outcome: ${JSON.stringify(entries.slice(-3))}`,
       );
+      // The tests' verdicts: on the proposal before the review, on what was accepted after it.
+      const tests = entries.map((e, i) => [e, i]).filter(([e]) => e.type === 'tests');
+      const on = tests.map(([e, i]) => `${e.on}:${i < review ? 'before' : 'after'}:${e.verdicts.map((v) => v.status).join(',')}`);
+      check(JSON.stringify(on) === '["proposal:before:failed","accepted:after:passed"]', `the trace's tests: ${JSON.stringify(on)}`);
     });
   } finally {
     await browser?.close().catch(() => {});
@@ -360,7 +384,7 @@ async function freshInstall(bench, url, envPython, server, model) {
 }
 
 /** A multi-file proposal: what shows, then a review by keyboard only, then save. */
-async function multiFileReview(bench, workspace) {
+async function multiFileReview(bench, workspace, server) {
   const page = bench.page;
   await step(bench, 'ask', async () => {
     await bench.openFile('calc.py');
@@ -385,11 +409,37 @@ async function multiFileReview(bench, workspace) {
   await step(bench, 'the Changes view lists the files and hunks', async () => {
     const view = page.locator(UI.changesView).first();
     await view.waitFor({ timeout: 10_000 });
+    // Room for its rows (the tests' verdict heads them): the folders' tree closed, as a person would.
+    await page.locator(UI.foldersHeader).first().click();
+    await page.locator(UI.foldersHeader).first().and(page.locator('[aria-expanded="false"]')).waitFor({ timeout: 10_000 });
     for (const text of ['calc.py', ACCEPTED, REJECTED, 'util.py', 'rename to helpers.py']) {
       await view.locator('.monaco-list-row', { hasText: text }).first().waitFor({ timeout: 10_000 });
     }
     await bench.screenshot('review');
     await bench.screenshot('changes-view', view);
+  });
+  await step(bench, "the Changes view heads the review with the tests' verdict: what ran, on what, how contained, which test failed", async () => {
+    const view = page.locator(UI.changesView).first();
+    const rows = view.locator('.monaco-list-row');
+    const headline = rows.first();
+    await headline.and(rows.filter({ hasText: UI.testsHeadline('1 failed') })).waitFor({ timeout: 10_000 });
+    const said = async (row, part) => (await row.locator(part).first().innerText()).replace(/\s+/g, ' ').trim();
+    const row = [await said(headline, UI.rowLabel), await said(headline, UI.rowDescription)];
+    log(`tests row: ${JSON.stringify(row)}`);
+    check(
+      JSON.stringify(row) ===
+        JSON.stringify([UI.testsHeadline('1 failed'), `${TEST_COMMAND} on the proposed change · run by the model, sandboxed (bubblewrap, no network)`]),
+      `the tests' row does not say what ran, on what and how contained: ${JSON.stringify(row)}`,
+    );
+    check((await headline.getAttribute('aria-expanded')) === 'false', 'the tests\' row opened by itself, pushing the files down');
+    await headline.locator('.monaco-tl-twistie').first().click();
+    const failing = rows.filter({ hasText: 'test_halve (tests_calc.CalcTest.test_halve)' }).first();
+    await failing.waitFor({ timeout: 10_000 });
+    log(`failing test row: ${JSON.stringify([await said(failing, UI.rowLabel), await said(failing, UI.rowDescription)])}`);
+    const title = (await view.locator('.pane-header').first().innerText()).replace(/\s+/g, ' ');
+    check(title.includes(UI.testsHeadline('1 failed')), `the view's title does not carry the headline: ${title}`);
+    await bench.screenshot('review-tests');
+    await bench.screenshot('changes-view-tests', view);
   });
   await step(bench, 'Show Diff shows the diff alone', async () => {
     await bench.clickLens(UI.hunkTitle(ACCEPTED), 'Show Diff');
@@ -454,10 +504,31 @@ async function multiFileReview(bench, workspace) {
     await bench.waitActiveTab('notes.md');
     await page.keyboard.press(UI.keys.rejectFile);
   });
+  await step(bench, 'the tests run on what was accepted, and their verdict is told before saving', async () => {
+    const said = await bench.notification(/on what you accepted, not saved yet/, 60_000);
+    log(`notification: ${said}`);
+    check(
+      said.startsWith(`surehand: ${UI.testsHeadline('2 passed')} on what you accepted, not saved yet. tests \`${TEST_COMMAND}\`: 2 passed on what you accepted (`),
+      `the verdict on what was accepted says: ${said}`,
+    );
+    check(/hunks rejected\); run by surehand, sandboxed \(bubblewrap/.test(said), `it does not say what ran it and how: ${said}`);
+    const toast = bench.toast(/on what you accepted, not saved yet/);
+    check((await toast.locator('.codicon-info').count()) > 0, 'a passing verdict is not told as information');
+    check((await page.locator(`${UI.editorTab}.dirty`).count()) > 0, 'the buffers were saved before the verdict was told');
+    // Its progress ("running the tests on what you accepted…") ended with it; the extension was told of its start and end.
+    await bench.toast(/running the tests on what you accepted/).waitFor({ state: 'detached', timeout: 10_000 });
+    let told = [];
+    for (let i = 0; i < 50 && told.length < 2; i++) {
+      await page.waitForTimeout(100); // the output channel reaches its file a moment later
+      told = readLogs(join(server.userData, 'logs'), /surehand\.log$/).match(/Tests \(accepted, \w+\)/g) ?? [];
+    }
+    check(JSON.stringify(told) === '["Tests (accepted, running)","Tests (accepted, done)"]', `the extension was told of the check: ${JSON.stringify(told)}`);
+    await bench.screenshot('tests-on-accepted');
+  });
   await step(bench, 'see the outcome', async () => {
-    const message = await bench.notification(/^surehand: /, 60_000);
+    const message = await bench.notification(/^surehand: some changes applied/, 60_000);
     log(`notification: ${message}`);
-    check(message.startsWith('surehand: some changes applied'), `the outcome says: ${message}`);
+    check(message.includes('Tests on the proposal: 1 failed; on what you accepted: 2 passed.'), `the outcome does not count the tests: ${message}`);
     check((await bench.codeLens('surehand:').count()) === 0, 'review lenses are still shown');
     check(!(await page.locator(UI.changesView).first().isVisible()), 'the Changes view outlived the review');
   });
@@ -788,7 +859,7 @@ function copyLogs(server) {
 
 main().then(
   () => {
-    log(`PASSED: first start offline, setup from the ready message (key on 401, model from the list), multi-file keyboard review, keys outside a review and on a stale hunk, settings.json edited from outside, crash, endpoint-bound key and a question that stays, spoofing shown escaped and a "no" that holds, undo of the last task, unreachable endpoint (screenshots in ${RESULTS})`);
+    log(`PASSED: first start offline, setup from the ready message (key on 401, model from the list), multi-file keyboard review with the tests' verdict and the check of what was accepted, keys outside a review and on a stale hunk, settings.json edited from outside, crash, endpoint-bound key and a question that stays, spoofing shown escaped and a "no" that holds, undo of the last task, unreachable endpoint (screenshots in ${RESULTS})`);
     console.log('e2e: 1 passed, 0 failed');
     process.exit(0);
   },

@@ -39,6 +39,11 @@ export const UI = {
   undoTaskCommand: 'Surehand: Undo Last Task',
   surehandStatus: '.statusbar-item:has-text("surehand")',
   changesView: '.pane:has(.pane-header:has-text("Surehand: Changes"))',
+  foldersHeader: '.pane:has(.explorer-folders-view) > .pane-header',
+  // A tree row's label and description.
+  rowLabel: '.label-name',
+  rowDescription: '.label-description',
+  testsHeadline: (short) => `tests: ${short}`,
   // The review's keys (package.json), as Playwright presses them.
   keys: {
     acceptHunk: 'Control+Alt+Y',
