@@ -308,7 +308,11 @@ class Controller:
             return self._open_review(session, proposal, ask, title)
         outcome = await self._review(session, proposal, title)
         offer = self.settings.tests_on_accepted == "offer"
-        accepted = await self.checks.accepted(session, self._task_id, proposal, outcome, offer)
+        accepted: tuple[Any, ...] = ()
+        try:
+            accepted = await self.checks.accepted(session, self._task_id, proposal, outcome, offer)
+        except asyncio.CancelledError:  # the review is over: its outcome stands, untested
+            log.info("the tests on what was accepted were cancelled")
         return _result(proposal, outcome, accepted)
 
     def _open_review(

@@ -11,6 +11,7 @@ checked against its schema.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -152,3 +153,33 @@ async def test_a_plain_client_reads_the_verdicts_in_messages_and_can_check_again
     again = await command(editor.client, CHECK_TESTS)
     assert again["headline"] == "tests: 1 failed", again
     assert on_disk(project) == before
+
+
+SLOW_WHEN_BROKEN = (
+    "import time\nimport unittest\n\nfrom calc import add\n\n\nclass CalcTest(unittest.TestCase):\n"
+    "    def test_add(self):\n        if add(2, 3) != 5:\n            time.sleep(120)\n"
+    "        self.assertEqual(add(2, 3), 5)\n"
+)
+
+
+async def test_cancelling_the_check_of_what_was_accepted_keeps_the_reviews_outcome(
+    editors: Editors, openai_server: ScriptedServer, project: Path
+):
+    bubblewrap()
+    (project / "test_calc.py").write_text(SLOW_WHEN_BROKEN)
+    editor = await editors.open("vscode")
+    told = sent(editor, TESTS)
+    editor.open("calc.py")
+    editor.reject_labels = {"add adds"}  # what is left runs the slow test
+    openai_server.add(
+        Turn(tool_calls=[FIX, NOTE]), Turn(tool_calls=[UNITTEST]), Turn(tool_calls=[FINISH])
+    )
+    asking = asyncio.ensure_future(ask(editor.client, "Fix add.", timeout=60))
+
+    await wait_until(lambda: len(told) >= 2 and told[1]["state"] == "running", timeout=60)
+    await command(editor.client, "surehand.cancel")
+    result = await asyncio.wait_for(asking, 30)
+
+    assert result["outcome"] == "partly_applied", result
+    assert result["tests"][0]["status"] == "passed" and "testsAccepted" not in result
+    assert (await command(editor.client, "surehand.status"))["busy"] is False
