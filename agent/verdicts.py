@@ -155,7 +155,7 @@ class Verdict:
                 f"({visible(run.result())}), and {self.why}."
             )
         failing = run.counts.failing
-        names = f" ({', '.join(visible(n) for n in failing)})" if failing else ""
+        names = f"; failing: {', '.join(visible(n) for n in failing)}" if failing else ""
         text = (
             f"{head}: {visible(run.result())} on {self.subject}{names}; run by {_BY[run.by]}, "
             f"{run.where}, in a copy of the workspace, {run.seconds:.1f} s"

@@ -61,7 +61,7 @@ const FAILED = {
   status: 'failed',
   on: 'proposal',
   line:
-    `tests \`python3 -m pytest -q\`: 2 failed, 3 passed on the proposed change (test_calc.py::test_halve, test_calc.py::test_\\x1b[2Kok); ` +
+    `tests \`python3 -m pytest -q\`: 2 failed, 3 passed on the proposed change; failing: test_calc.py::test_halve, test_calc.py::test_\\x1b[2Kok; ` +
     `run by the model, ${SANDBOX}, in a copy of the workspace, 0.8 s; on the untouched workspace: 5 passed.`,
   short: '2 failed',
   why: '',
@@ -207,7 +207,7 @@ describe('the notifications after a review', () => {
   });
 
   it('warn with the headline and the sentence when a test failed on what was accepted', () => {
-    const line = 'tests `python3 -m pytest -q`: 1 failed, 3 passed on what you accepted (1 of 4 hunks rejected) (test_halve); run by surehand.';
+    const line = 'tests `python3 -m pytest -q`: 1 failed, 3 passed on what you accepted (1 of 4 hunks rejected); failing: test_halve; run by surehand.';
     const notice = acceptedNotice(tests([accepted({ ...FAILED, short: '1 failed' }, line)], { on: 'accepted' }));
     expect(notice.severity).toBe('warning');
     expect(notice.text).toBe(`surehand: tests: 1 failed on what you accepted, not saved yet. ${line}`);

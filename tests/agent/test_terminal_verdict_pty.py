@@ -72,7 +72,7 @@ def test_a_partial_accept_that_breaks_the_suite_is_caught_before_writing(project
     assert "tests: running `python3 -m unittest` on what you accepted" in text
     assert (
         "tests `python3 -m unittest`: 1 failed, 1 passed on what you accepted (1 of 2 hunks "
-        "rejected) (test_add (test_calc.CalcTest.test_add)); run by surehand" in text
+        "rejected); failing: test_add (test_calc.CalcTest.test_add); run by surehand" in text
     )
     assert "Nothing was written." in text
 

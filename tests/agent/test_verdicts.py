@@ -153,7 +153,7 @@ def test_failing_tests_are_named_and_a_stale_run_is_run_again(
     assert verdict.status is Status.FAILED and verdict.run.by == "surehand"
     assert verdict.run.counts.failed == 1 and verdict.run.counts.passed == 2
     assert verdict.run.counts.failing == ("tests/test_calc.py::test_mul",)
-    assert "(tests/test_calc.py::test_mul)" in verdict.line()
+    assert "; failing: tests/test_calc.py::test_mul; run by surehand" in verdict.line()
     assert snapshot(python_project) == before
     told = task_sent(openai_server)
     assert told.startswith("The tests, as surehand ran them after your turn:\ntests `pytest -q`")

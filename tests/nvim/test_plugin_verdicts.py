@@ -58,9 +58,7 @@ TEST_JS = (
 BREAK_ADD = edit(
     "  return a + b;\n", "  return a + b + 1;\n", "add counts from one", path="calc.js"
 )
-NOTE_SUB = edit(
-    "  return a - b;\n", "  return a - b; // difference\n", "sub noted", path="calc.js"
-)
+NOTE_SUB = edit("  return a - b;\n", "  return a - b; // difference\n", "sub noted", path="calc.js")
 
 
 def node_project(tmp_path: Path) -> Path:
@@ -112,9 +110,14 @@ def test_a_proposal_with_failing_tests_then_the_part_accepted_checked(
 
     opened = snap(seen, "open")
     assert opened["quickfix_title"] == "surehand review · tests: 1 failed · 2 hunks left"
-    rows = [(q["text"], valid) for q, valid in zip(opened["quickfix"], opened["quickfix_valid"])]
+    rows = [
+        (q["text"], valid)
+        for q, valid in zip(opened["quickfix"], opened["quickfix_valid"], strict=True)
+    ]
     line, valid = rows[0]
-    assert line.startswith("tests `npm test`: 1 failed, 1 passed on the proposed change (adds \\u202eevil)")
+    assert line.startswith(
+        "tests `npm test`: 1 failed, 1 passed on the proposed change; failing: adds \\u202eevil"
+    )
     assert "sandboxed (bubblewrap" in line and not valid, "a row with no place: :cnext passes it"
     assert rows[1:] == [
         ("  ✗ failing: adds \\u202eevil", False),
@@ -187,7 +190,7 @@ def test_the_check_offered_then_run_with_surehand_check_tests(
     checked = said[-1]
     assert checked.startswith(
         "surehand: tests: 1 failed on what you accepted. tests `npm test`: 1 failed, 1 passed "
-        "on what you accepted (1 of 2 hunks rejected) (adds \\u202eevil); run by surehand"
+        "on what you accepted (1 of 2 hunks rejected); failing: adds \\u202eevil; run by surehand"
     ), checked
     assert sum("on what you accepted. tests" in m for m in said) == 1, "said once, not twice"
     last = seen["notified"][-1]

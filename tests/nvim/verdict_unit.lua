@@ -58,7 +58,7 @@ local FAILED = {
   argv = { 'npm', 'test' },
   status = 'failed',
   on = 'proposal',
-  line = 'tests `npm test`: 2 failed, 3 passed on the proposed change (adds, subtracts); run by model, '
+  line = 'tests `npm test`: 2 failed, 3 passed on the proposed change; failing: adds, subtracts; run by the model, '
     .. 'sandboxed (bubblewrap, no network), in a copy of the workspace, 0.4 s; on the untouched workspace: 5 passed.',
   short = '2 failed',
   why = '',
