@@ -117,7 +117,7 @@ async def offer(
         if check is not None and chosen.changes:
             texts = chosen.writes()
             if not await check(proposal, texts, rejected, len(review.items), terminal):
-                _report(terminal, _review(proposal, []), proposal)
+                _report(terminal, review_of(proposal, []), proposal)
                 terminal.say("Nothing was written.")
                 return 1
         return await _land(
@@ -152,7 +152,7 @@ async def _land(
     """
     left = rejected_hunks or {}
     if not chosen.changes:
-        _report(terminal, _review(offered, []), offered)
+        _report(terminal, review_of(offered, []), offered)
         terminal.say("Nothing was written.")
         return 1
     workdir = Workdir(root)
@@ -163,14 +163,14 @@ async def _land(
         _show_landing(terminal, landed, landings)
         if not landed.changes:
             reports = [unsent(c, g) for c, g in zip(chosen.changes, landings, strict=True)]
-            _report(terminal, _review(offered, reports, left), offered)
+            _report(terminal, review_of(offered, reports, left), offered)
             terminal.say("Nothing was written.")
             return 1
         rebased = any(g.ground == Ground.REBASED for g in landings)
         if confirm == "always" or (confirm == "when moved" and (rebased or moved)):
             answer = await terminal.ask("Apply these changes to your files? [y/N]")
             if answer not in ("y", "yes"):
-                _report(terminal, _review(offered, []), offered)
+                _report(terminal, review_of(offered, []), offered)
                 terminal.say("Nothing was written.")
                 return 1
         moved = [p for p, text in _read_all(workdir, chosen).items() if text != seen[p]]
@@ -189,14 +189,14 @@ async def _land(
             else unsent(c, landing)
             for c, landing in zip(chosen.changes, landings, strict=True)
         ]
-        _report(terminal, _review(offered, reports, left), offered)
+        _report(terminal, review_of(offered, reports, left), offered)
         terminal.say(f"Wrote {len(landed.changes)} file(s).")
         return 0
     terminal.say("The files kept changing; nothing was written.")
     return 1
 
 
-def _review(
+def review_of(
     offered: Proposal,
     reports: list[FileReport],
     rejected_hunks: dict[str, tuple[HunkReport, ...]] | None = None,

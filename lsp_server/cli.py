@@ -22,7 +22,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["serve"]:
         return serve_main(argv[1:], prog="surehand serve")
-    from agent import cli as agent_cli  # noqa: PLC0415 - not needed to serve
+    from acp_server import cli as acp_cli  # noqa: PLC0415 - not needed to serve
+    from agent import cli as agent_cli  # noqa: PLC0415
     from editing.disk import cli as editing_cli  # noqa: PLC0415
 
     parser = argparse.ArgumentParser(prog="surehand", description="surehand command line")
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.set_defaults(handler=_serve)
     agent_cli.add_commands(commands)
     editing_cli.add_commands(commands)
+    acp_cli.add_command(commands)
     args = parser.parse_args(argv)
     return args.handler(args)
 

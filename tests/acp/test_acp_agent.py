@@ -1,0 +1,257 @@
+"""``surehand acp`` driven by the official SDK's client side, as an editor would.
+
+The real agent process on stdio, the real OpenAI client against a scripted
+server, the SDK's ``ClientSideConnection`` (every message parsed by its
+schema models). The client holds its own buffers (unsaved text the agent
+must read through ``fs/read_text_file``), answers each permission request
+from a script, and writes through ``fs/write_text_file`` into its buffers:
+nothing reaches the disk before the person accepts, and only what they
+accept is written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from acp import PROTOCOL_VERSION, text_block
+from acp.schema import (
+    AllowedOutcome,
+    ClientCapabilities,
+    DeniedOutcome,
+    FileSystemCapabilities,
+    PermissionOption,
+    ReadTextFileResponse,
+    RequestPermissionResponse,
+    ToolCallUpdate,
+    WriteTextFileResponse,
+)
+from acp.stdio import spawn_agent_process
+
+from tests.agent.sandboxes import bubblewrap
+from tests.support.openai_server import Call, ScriptedServer, Turn
+from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, SUB_NOTE
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
+
+UTIL = "def double(x):\n    return 2 * x\n"
+CREATE = Call("create_file", {"path": "util.py", "content": UTIL, "description": "new util"})
+DELETE = Call("delete_file", {"path": "old.py", "description": "old goes"})
+TIMEOUT = 60
+
+
+@dataclass
+class Editor:
+    """The client: buffers over the disk, scripted answers, and everything it was sent."""
+
+    root: Path
+    answers: list[str]  # option ids, in order ("accept", "reject", "accept-file", ...)
+    buffers: dict[str, str] = field(default_factory=dict)  # absolute path -> unsaved text
+    updates: list[Any] = field(default_factory=list)
+    asked: list[tuple[ToolCallUpdate, list[PermissionOption]]] = field(default_factory=list)
+    written: list[tuple[str, str]] = field(default_factory=list)
+    before_answer: Callable[[Editor], None] | None = None  # the person types meanwhile
+    hold: asyncio.Event | None = None  # set: permission requests wait for it (cancel tests)
+    quick: bool = False  # answers at once, as an "always allow" setting does
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+        self.updates.append(update)
+
+    async def request_permission(
+        self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption], **kw: Any
+    ) -> RequestPermissionResponse:
+        self.asked.append((tool_call, options))
+        if self.hold is not None:
+            await self.hold.wait()
+            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        if not self.quick:
+            await asyncio.sleep(0.3)  # a person reads the question
+        if self.before_answer is not None:
+            self.before_answer(self)
+            self.before_answer = None
+        choice = self.answers.pop(0)
+        return RequestPermissionResponse(
+            outcome=AllowedOutcome(outcome="selected", option_id=choice)
+        )
+
+    async def read_text_file(
+        self, session_id: str, path: str, **kwargs: Any
+    ) -> ReadTextFileResponse:
+        if path in self.buffers:
+            return ReadTextFileResponse(content=self.buffers[path])
+        return ReadTextFileResponse(content=Path(path).read_text())
+
+    async def write_text_file(
+        self, session_id: str, path: str, content: str, **kwargs: Any
+    ) -> WriteTextFileResponse:
+        self.buffers[path] = content
+        self.written.append((path, content))
+        return WriteTextFileResponse()
+
+    def on_connect(self, conn: Any) -> None:
+        pass
+
+    def kinds(self) -> list[str]:
+        return [u.session_update for u in self.updates]
+
+    def said(self) -> str:
+        return "".join(
+            u.content.text for u in self.updates if u.session_update == "agent_message_chunk"
+        )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "calc.py").write_text(CALC)
+    (root / "old.py").write_text("OLD = 1\n")
+    return root
+
+
+def environment(tmp_path: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "OPENAI_API_KEY": "sk-test",
+    }
+
+
+async def run_task(
+    editor: Editor, server: ScriptedServer, tmp_path: Path, *, cancel_after: float | None = None
+) -> tuple[str, Any]:
+    """Start the agent, run one prompt; (its stop reason, the process)."""
+    argv = ["-m", "lsp_server.cli", "acp", "--base-url", server.base_url, "--model", server.model]
+    async with spawn_agent_process(
+        editor, sys.executable, *argv, env=environment(tmp_path), cwd=str(editor.root)
+    ) as (conn, process):
+        init = await conn.initialize(
+            protocol_version=PROTOCOL_VERSION,
+            client_capabilities=ClientCapabilities(
+                fs=FileSystemCapabilities(read_text_file=True, write_text_file=True)
+            ),
+        )
+        assert init.agent_info is not None and init.agent_info.name == "surehand"
+        session = await conn.new_session(cwd=str(editor.root), mcp_servers=[])
+        prompt = asyncio.ensure_future(
+            conn.prompt(session_id=session.session_id, prompt=[text_block("Fix add.")])
+        )
+        if cancel_after is not None:
+            await asyncio.sleep(cancel_after)
+            await conn.cancel(session_id=session.session_id)
+            assert editor.hold is not None
+            editor.hold.set()
+        answer = await asyncio.wait_for(prompt, TIMEOUT)
+        return answer.stop_reason, process
+
+
+async def test_hunks_are_asked_one_by_one_and_only_the_accepted_reach_the_editor(
+    project: Path, openai_server: ScriptedServer, tmp_path: Path
+):
+    bubblewrap()
+    calc = str(project / "calc.py")
+    editor = Editor(project, answers=["accept", "reject", "accept", "reject"])
+    editor.buffers[calc] = CALC + "# unsaved\n"  # the person's unsaved line, read by the agent
+    openai_server.add(
+        Turn("Fixing it.", [FIX, SUB_NOTE, CREATE, DELETE]),
+        Turn(tool_calls=[FINISH]),
+    )
+
+    stop, _ = await run_task(editor, openai_server, tmp_path)
+
+    assert stop == "end_turn"
+    titles = [call.title for call, _ in editor.asked]
+    assert titles == [
+        "surehand proposes (1 of 4): calc.py: add adds",
+        "surehand proposes (2 of 4): calc.py: sub noted",
+        "surehand proposes (3 of 4): create util.py",
+        "surehand proposes (4 of 4): delete old.py",
+    ]
+    kinds = [[o.kind for o in options] for _, options in editor.asked]
+    assert kinds[0] == ["allow_once", "reject_once", "allow_always", "reject_always"]
+    assert kinds[2] == ["allow_once", "reject_once"]
+    review_calls = [u for u in editor.updates if getattr(u, "tool_call_id", "") == "review-1"]
+    diff = review_calls[0].content[0]
+    assert (diff.type, diff.path) == ("diff", calc)
+    assert diff.old_text == CALC + "# unsaved\n"
+    assert diff.new_text == FIXED + "# unsaved\n", "the hunk alone, on the editor's text"
+    assert editor.buffers[calc] == FIXED + "# unsaved\n"
+    assert (project / "calc.py").read_text() == CALC, "written through the editor, not saved"
+    assert editor.buffers[str(project / "util.py")] == UTIL, "a new file, in the editor"
+    assert not (project / "util.py").exists()
+    assert (project / "old.py").exists(), "its deletion was rejected"
+    said = editor.said()
+    assert "Partly applied." in said and "rejected: sub noted" in said
+    assert "answered sooner than a person" not in said
+    assert {"tool_call", "tool_call_update", "agent_message_chunk"} <= set(editor.kinds())
+
+
+async def test_typing_during_the_review_is_kept_and_answers_at_once_are_told(
+    project: Path, openai_server: ScriptedServer, tmp_path: Path
+):
+    bubblewrap()
+    calc = str(project / "calc.py")
+    editor = Editor(project, answers=["accept-file"])
+
+    def typed(editor: Editor) -> None:  # the person adds a line at the end while asked
+        editor.buffers[calc] = CALC + "# typed\n"
+
+    editor.before_answer = typed
+    openai_server.add(Turn(tool_calls=[FIX, SUB_NOTE]), Turn(tool_calls=[FINISH]))
+
+    stop, _ = await run_task(editor, openai_server, tmp_path)
+
+    assert stop == "end_turn" and len(editor.asked) == 1, "the rest of the file went with it"
+    both = FIXED.replace("return a - b\n", "return a - b  # sub\n")
+    assert editor.written == [(calc, both + "# typed\n")], "rebased onto the typing"
+    assert "rebased onto your changes" in editor.said()
+
+
+async def test_a_command_asked_first_and_answers_given_at_once_are_told(
+    project: Path, openai_server: ScriptedServer, tmp_path: Path
+):
+    bubblewrap()
+    editor = Editor(project, answers=["once", "accept", "accept"], quick=True)
+    script = Call("run_command", {"command": "python3 -c 'print(6 * 7)'", "timeout": None})
+    openai_server.add(Turn(tool_calls=[script]), Turn(tool_calls=[FIX, SUB_NOTE, FINISH]))
+
+    stop, _ = await run_task(editor, openai_server, tmp_path)
+
+    assert stop == "end_turn"
+    command, options = editor.asked[0]
+    assert command.title == "Run `python3 -c 'print(6 * 7)'`?"
+    assert [o.kind for o in options] == ["allow_once", "reject_once", "allow_always"]
+    ran = [u for u in editor.updates if getattr(u, "kind", None) == "execute"]
+    assert ran, "the command is an execute tool call"
+    outputs = [
+        c.content.text
+        for u in editor.updates
+        if u.session_update == "tool_call_update" and u.content
+        for c in u.content
+        if c.type == "content"
+    ]
+    assert any("42" in text or "python3" in text for text in outputs), outputs
+    said = editor.said()
+    assert "answered sooner than a person reads one" in said
+    assert "Accepted that way: add adds; sub noted." in said
+
+
+async def test_a_cancel_during_the_review_writes_nothing(
+    project: Path, openai_server: ScriptedServer, tmp_path: Path
+):
+    bubblewrap()
+    editor = Editor(project, answers=[], hold=asyncio.Event())
+    openai_server.add(Turn(tool_calls=[FIX, CREATE]), Turn(tool_calls=[FINISH]))
+
+    stop, _ = await run_task(editor, openai_server, tmp_path, cancel_after=3)
+
+    assert stop == "cancelled"
+    assert editor.written == [] and not (project / "util.py").exists()
+    assert (project / "calc.py").read_text() == CALC
