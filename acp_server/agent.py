@@ -51,7 +51,7 @@ from agent.project_root import why_not_a_project
 from agent.proposal import Ending, Proposal
 from agent.session import Session
 from agent.tools.context import Approval, CommandRequest
-from agent.verdicts import broken_by_leaving_out, checkable
+from agent.verdicts import broken_by_leaving_out, checkable, for_model
 from editing.visible import visible, visible_lines
 
 from . import messages
@@ -167,10 +167,14 @@ class SurehandAgent:
         return None
 
     def close(self) -> None:
-        """Stop every task and remove their shadow copies."""
+        """Stop every task and the commands it runs, and remove their shadow copies."""
+        from agent.commands import stop_all  # noqa: PLC0415 - loaded by the first command
+
         for task in self.tasks.values():
             if task.running is not None:
                 task.running.cancel()
+        self.worker.loop.call_soon_threadsafe(stop_all)
+        for task in self.tasks.values():
             task.session.release()
         if self._outbox is not None:
             self._outbox.close()
@@ -229,9 +233,14 @@ class SurehandAgent:
         fs = self.capabilities.fs
         write = self._writer(task.id) if fs and fs.write_text_file else None
         read = self._read_now(task)
-        review = await write_accepted(proposal, walk, task.root, read=read, write=write, task=text)
+        # Once writing starts it finishes: a cancel then stops the report, not the writes.
+        review = await asyncio.shield(
+            write_accepted(proposal, walk, task.root, read=read, write=write, task=text)
+        )
         review.incomplete = proposal.incomplete
         session.tell(review.for_model())
+        if accepted_tests:
+            session.tell(for_model((), accepted_tests))
         session.record_review(review.as_json(), review.verdict.value)
         words = [f"{review.headline()}. {review.summary()}"]
         if accepted_tests:

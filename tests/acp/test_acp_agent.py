@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from acp import PROTOCOL_VERSION, text_block
+from acp import PROTOCOL_VERSION, RequestError, text_block
 from acp.schema import (
     AllowedOutcome,
     ClientCapabilities,
@@ -255,3 +255,17 @@ async def test_a_cancel_during_the_review_writes_nothing(
     assert stop == "cancelled"
     assert editor.written == [] and not (project / "util.py").exists()
     assert (project / "calc.py").read_text() == CALC
+
+
+async def test_the_root_and_the_home_folder_are_refused(
+    project: Path, openai_server: ScriptedServer, tmp_path: Path
+):
+    editor = Editor(project, answers=[])
+    argv = ["-m", "lsp_server.cli", "acp", "--base-url", openai_server.base_url]
+    env = {**environment(tmp_path), "HOME": str(project)}
+    async with spawn_agent_process(editor, sys.executable, *argv, env=env) as (conn, _):
+        await conn.initialize(protocol_version=PROTOCOL_VERSION)
+        for cwd in ("/", str(project), "relative/path"):
+            with pytest.raises(RequestError) as refused:
+                await conn.new_session(cwd=cwd, mcp_servers=[])
+            assert refused.value.code == -32602, cwd
