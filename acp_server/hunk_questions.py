@@ -1,6 +1,7 @@
 """The proposal put to the person hunk by hunk, through ``session/request_permission``.
 
-Each item of the proposal (a hunk of an edited file, or a whole new,
+The items are the session's plan (one entry each, completed once
+decided). Each item of the proposal (a hunk of an edited file, or a whole new,
 deleted or moved file: ``agent.terminal_review.Walk``) is one ``tool_call``
 of kind ``edit`` whose ``diff`` content is the file before and after that
 hunk alone, at the hunk's line, then one permission request: accept it,
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from acp import start_tool_call, tool_diff_content, update_tool_call
+from acp import plan_entry, start_tool_call, tool_diff_content, update_plan, update_tool_call
 from acp.schema import (
     AllowedOutcome,
     PermissionOption,
@@ -65,6 +66,7 @@ class Questions:
         """Ask about every item still undecided, in order; the decisions."""
         walk = Walk.of(proposal)
         total = len(walk.items)
+        self._plan(walk)
         for index, item in enumerate(walk.items):
             call_id = f"review-{index + 1}"
             self.send(self._tool_call(call_id, item, index, total))
@@ -83,7 +85,20 @@ class Questions:
             key = KEYS.get(chosen.option_id, "n")
             walk.decide(index, key)
             self._settled(index, item)
+            self._plan(walk)
         return walk
+
+    def _plan(self, walk: Walk) -> None:
+        """The review's agenda as the session's plan: one entry per item, done once decided."""
+        state = {None: "Review", True: "Accepted", False: "Rejected"}
+        entries = [
+            plan_entry(
+                f"{state[item.accepted]}: {visible(item.change.path)}: {visible(item.label)}",
+                status="pending" if item.accepted is None else "completed",
+            )
+            for item in walk.items
+        ]
+        self.send(update_plan(entries))
 
     def _title(self, item: Item, index: int, total: int) -> str:
         change = item.change

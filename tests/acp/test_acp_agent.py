@@ -190,7 +190,15 @@ async def test_hunks_are_asked_one_by_one_and_only_the_accepted_reach_the_editor
     said = editor.said()
     assert "Partly applied." in said and "rejected: sub noted" in said
     assert "answered sooner than a person" not in said
-    assert {"tool_call", "tool_call_update", "agent_message_chunk"} <= set(editor.kinds())
+    assert {"tool_call", "tool_call_update", "agent_message_chunk", "plan"} <= set(editor.kinds())
+    plans = [u for u in editor.updates if u.session_update == "plan"]
+    assert [e.status for e in plans[0].entries] == ["pending"] * 4
+    assert [e.content for e in plans[-1].entries] == [
+        "Accepted: calc.py: add adds",
+        "Rejected: calc.py: sub noted",
+        "Accepted: util.py: new util",
+        "Rejected: old.py: old goes",
+    ]
 
 
 async def test_typing_during_the_review_is_kept_and_answers_at_once_are_told(
