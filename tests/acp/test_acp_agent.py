@@ -59,6 +59,7 @@ class Editor:
     before_answer: Callable[[Editor], None] | None = None  # the person types meanwhile
     hold: asyncio.Event | None = None  # set: permission requests wait for it (cancel tests)
     quick: bool = False  # answers at once, as an "always allow" setting does
+    disk_when_asked: list[dict[str, str]] = field(default_factory=list)
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
         self.updates.append(update)
@@ -67,6 +68,7 @@ class Editor:
         self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption], **kw: Any
     ) -> RequestPermissionResponse:
         self.asked.append((tool_call, options))
+        self.disk_when_asked.append(on_disk(self.root))
         if self.hold is not None:
             await self.hold.wait()
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
@@ -124,8 +126,17 @@ def environment(tmp_path: Path) -> dict[str, str]:
     }
 
 
+def on_disk(root: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in sorted(root.iterdir()) if p.is_file()}
+
+
 async def run_task(
-    editor: Editor, server: ScriptedServer, tmp_path: Path, *, cancel_after: float | None = None
+    editor: Editor,
+    server: ScriptedServer,
+    tmp_path: Path,
+    *,
+    cancel_after: float | None = None,
+    fs: bool = True,
 ) -> tuple[str, Any]:
     """Start the agent, run one prompt; (its stop reason, the process)."""
     argv = ["-m", "lsp_server.cli", "acp", "--base-url", server.base_url, "--model", server.model]
@@ -135,7 +146,7 @@ async def run_task(
         init = await conn.initialize(
             protocol_version=PROTOCOL_VERSION,
             client_capabilities=ClientCapabilities(
-                fs=FileSystemCapabilities(read_text_file=True, write_text_file=True)
+                fs=FileSystemCapabilities(read_text_file=fs, write_text_file=fs)
             ),
         )
         assert init.agent_info is not None and init.agent_info.name == "surehand"
@@ -277,3 +288,20 @@ async def test_the_root_and_the_home_folder_are_refused(
             with pytest.raises(RequestError) as refused:
                 await conn.new_session(cwd=cwd, mcp_servers=[])
             assert refused.value.code == -32602, cwd
+
+
+async def test_without_the_editors_files_the_disk_changes_only_after_the_last_answer(
+    project: Path, openai_server: ScriptedServer, tmp_path: Path
+):
+    bubblewrap()
+    editor = Editor(project, answers=["accept", "reject", "accept", "accept"])
+    editor.buffers[str(project / "calc.py")] = "never read: the client offers no fs\n"
+    openai_server.add(Turn(tool_calls=[FIX, SUB_NOTE, CREATE, DELETE]), Turn(tool_calls=[FINISH]))
+    before = on_disk(project)
+
+    stop, _ = await run_task(editor, openai_server, tmp_path, fs=False)
+
+    assert stop == "end_turn" and len(editor.asked) == 4
+    assert all(seen == before for seen in editor.disk_when_asked), "nothing before the answers"
+    assert on_disk(project) == {"calc.py": FIXED, "util.py": UTIL}
+    assert editor.written == []
