@@ -135,7 +135,7 @@ class Questions:
             status="pending",
             content=[tool_diff_content(path, new, old)],
             locations=[ToolCallLocation(path=path, line=line)],
-            raw_input={"path": change.path, "label": item.label},
+            raw_input={"path": visible(change.path), "label": visible(item.label)},
         )
 
     def _settled(self, index: int, item: Item) -> None:

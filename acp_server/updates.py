@@ -1,9 +1,11 @@
 """A running task's events (``agent.events``) as ACP ``session/update`` notifications.
 
 The model's words stream as ``agent_message_chunk``, its reasoning as
-``agent_thought_chunk``; each tool call is a ``tool_call`` with its kind
-(``read``, ``search``, ``edit``, ``execute``, ``think``) and the file it is
-on as a location, so the editor can follow along, then a
+``agent_thought_chunk`` (control and bidi characters shown as escapes, as
+everything the model chose: a client may print them to a terminal); each
+tool call is a ``tool_call`` with its kind (``read``, ``search``, ``edit``,
+``execute``, ``think``) and the file it is on as a location (inside the
+workspace only), so the editor can follow along, then a
 ``tool_call_update`` with how it ended. surehand's own test runs are
 ``execute`` tool calls too. Staged edits are ``edit`` calls whose result
 is "staged": nothing is written before the review.
@@ -35,7 +37,7 @@ from agent.events import (
     ToolFinished,
     ToolStarted,
 )
-from editing.visible import visible
+from editing.visible import visible, visible_lines
 
 KINDS = {
     "view_file": "read",
@@ -63,10 +65,10 @@ class Updates:
         self._open: dict[str, str] = {}  # a tool call's id by the model's call id
 
     def __call__(self, event: Event) -> None:
-        if isinstance(event, ModelText):
-            self.send(update_agent_message_text(event.text))
+        if isinstance(event, ModelText):  # hidden characters escaped: a client may be a terminal
+            self.send(update_agent_message_text(visible_lines(event.text)))
         elif isinstance(event, ModelThinking):
-            self.send(update_agent_thought_text(event.text))
+            self.send(update_agent_thought_text(visible_lines(event.text)))
         elif isinstance(event, ToolStarted):
             self._started(event)
         elif isinstance(event, ToolFinished):
@@ -109,7 +111,6 @@ class Updates:
                 kind=kind,  # type: ignore[arg-type]
                 status="in_progress",
                 locations=locations,
-                raw_input=_arguments(event.call.arguments),
             )
         )
 

@@ -239,7 +239,9 @@ async def test_a_command_asked_first_and_answers_given_at_once_are_told(
     bubblewrap()
     editor = Editor(project, answers=["once", "accept", "accept"], quick=True)
     script = Call("run_command", {"command": "python3 -c 'print(6 * 7)'", "timeout": None})
-    openai_server.add(Turn(tool_calls=[script]), Turn(tool_calls=[FIX, SUB_NOTE, FINISH]))
+    openai_server.add(
+        Turn("Checking \x1b[2J\u202eit.", [script]), Turn(tool_calls=[FIX, SUB_NOTE, FINISH])
+    )
 
     stop, _ = await run_task(editor, openai_server, tmp_path)
 
@@ -258,6 +260,7 @@ async def test_a_command_asked_first_and_answers_given_at_once_are_told(
     ]
     assert any("42" in text or "python3" in text for text in outputs), outputs
     said = editor.said()
+    assert "Checking \\x1b[2J\\u202eit." in said and "\x1b" not in said
     assert "answered sooner than a person reads one" in said
     assert "Accepted that way: add adds; sub noted." in said
 
