@@ -247,11 +247,13 @@ class SurehandAgent:
             words += [f"- {v.line()}" for v in accepted_tests]
             if broken_by_leaving_out(proposal.tests, accepted_tests):
                 words.append(messages.BROKEN_BY_LEAVING_OUT)
-        if questions.answered_at_once:
-            accepted = [i.label for i in walk.items if i.accepted]
+        if questions.quick:
+            accepted = [visible(i.label) for i in questions.quick if i.accepted]
             words.append(
                 messages.ANSWERED_AT_ONCE.format(
-                    accepted="; ".join(visible(label) for label in accepted) or "nothing"
+                    quick=len(questions.quick),
+                    asked=questions.asked,
+                    accepted="; ".join(accepted) or "nothing",
                 )
             )
         send(update_agent_message_text("\n\n" + visible_lines("\n".join(words))))
@@ -325,21 +327,25 @@ class SurehandAgent:
             title = f"Run `{request.shown}`?"
             send(start_tool_call(call_id, title, kind="execute", status="pending", content=content))
             options = [
-                PermissionOption(option_id="once", name="Allow once", kind="allow_once"),
-                PermissionOption(option_id="deny", name="Deny", kind="reject_once"),
+                PermissionOption(option_id="allow_once", name="Allow once", kind="allow_once"),
+                PermissionOption(option_id="reject_once", name="Deny", kind="reject_once"),
             ]
             if request.may_always:
                 options.append(
                     PermissionOption(
-                        option_id="always", name="Always allow this command", kind="allow_always"
+                        option_id="allow_always",
+                        name="Always allow this command",
+                        kind="allow_always",
                     )
                 )
             answer = await self._asker(session_id)(
                 ToolCallUpdate(tool_call_id=call_id, title=title), options
             )
             chosen = answer.outcome
-            picked = chosen.option_id if isinstance(chosen, AllowedOutcome) else "deny"
-            decision = {"once": Approval.ONCE, "always": Approval.ALWAYS}.get(picked, Approval.DENY)
+            picked = chosen.option_id if isinstance(chosen, AllowedOutcome) else "reject_once"
+            decision = {"allow_once": Approval.ONCE, "allow_always": Approval.ALWAYS}.get(
+                picked, Approval.DENY
+            )
             send(update_tool_call(call_id, status=_status(decision is not Approval.DENY)))
             return decision
 

@@ -38,7 +38,13 @@ from agent.terminal_review import Item, Walk
 from editing.visible import visible
 
 TOO_QUICK = 0.2  # seconds: an answer sooner than this was not a person's
-ACCEPT, REJECT, ACCEPT_REST, REJECT_REST = "accept", "reject", "accept-file", "reject-file"
+# Each option's id is its kind: some clients (avante) read the id, not the kind.
+ACCEPT, REJECT, ACCEPT_REST, REJECT_REST = (
+    "allow_once",
+    "reject_once",
+    "allow_always",
+    "reject_always",
+)
 KEYS = {ACCEPT: "y", REJECT: "n", ACCEPT_REST: "a", REJECT_REST: "d"}
 
 Send = Callable[[Any], None]
@@ -56,11 +62,8 @@ class Questions:
     root: Path
     send: Send
     ask: Ask
-    answers: list[float] = field(default_factory=list)  # seconds each answer took
-
-    @property
-    def answered_at_once(self) -> bool:
-        return bool(self.answers) and all(s < TOO_QUICK for s in self.answers)
+    quick: list[Item] = field(default_factory=list)  # items answered sooner than TOO_QUICK
+    asked: int = 0
 
     async def walk(self, proposal: Proposal) -> Walk:
         """Ask about every item still undecided, in order; the decisions."""
@@ -69,16 +72,25 @@ class Questions:
         self._plan(walk)
         for index, item in enumerate(walk.items):
             call_id = f"review-{index + 1}"
-            self.send(self._tool_call(call_id, item, index, total))
+            start = self._tool_call(call_id, item, index, total)
+            self.send(start)
             if item.accepted is not None:  # decided with the rest of its file
                 self._settled(index, item)
                 continue
             began = time.monotonic()
-            answer = await self.ask(
-                ToolCallUpdate(tool_call_id=call_id, title=self._title(item, index, total)),
-                _options(item),
+            # The request carries the call whole (kind, diff, place): some clients show only it.
+            about = ToolCallUpdate(
+                tool_call_id=call_id,
+                title=start.title,
+                kind="edit",
+                status="pending",
+                content=start.content,
+                locations=start.locations,
             )
-            self.answers.append(time.monotonic() - began)
+            answer = await self.ask(about, _options(item))
+            self.asked += 1
+            if time.monotonic() - began < TOO_QUICK:
+                self.quick.append(item)
             chosen = answer.outcome
             if not isinstance(chosen, AllowedOutcome):
                 raise ReviewCancelled

@@ -10,6 +10,6 @@ BROKEN_BY_LEAVING_OUT = (
     "Tests fail on what you accepted that pass on the whole proposal: look before you save."
 )
 ANSWERED_AT_ONCE = (
-    "Every question was answered sooner than a person reads one: your client may answer "
-    'by itself (an "always allow" setting). Accepted that way: {accepted}.'
+    "{quick} of {asked} questions were answered sooner than a person reads one: your client "
+    'may answer by itself (an "always allow" setting). Accepted that way: {accepted}.'
 )

@@ -51,7 +51,7 @@ class Editor:
     """The client: buffers over the disk, scripted answers, and everything it was sent."""
 
     root: Path
-    answers: list[str]  # option ids, in order ("accept", "reject", "accept-file", ...)
+    answers: list[str]  # option ids, in order ("allow_once", "reject_once", ...)
     buffers: dict[str, str] = field(default_factory=dict)  # absolute path -> unsaved text
     updates: list[Any] = field(default_factory=list)
     asked: list[tuple[ToolCallUpdate, list[PermissionOption]]] = field(default_factory=list)
@@ -168,7 +168,7 @@ async def test_hunks_are_asked_one_by_one_and_only_the_accepted_reach_the_editor
 ):
     bubblewrap()
     calc = str(project / "calc.py")
-    editor = Editor(project, answers=["accept", "reject", "accept", "reject"])
+    editor = Editor(project, answers=["allow_once", "reject_once", "allow_once", "reject_once"])
     editor.buffers[calc] = CALC + "# unsaved\n"  # the person's unsaved line, read by the agent
     openai_server.add(
         Turn("Fixing it.", [FIX, SUB_NOTE, CREATE, DELETE]),
@@ -201,6 +201,8 @@ async def test_hunks_are_asked_one_by_one_and_only_the_accepted_reach_the_editor
     said = editor.said()
     assert "Partly applied." in said and "rejected: sub noted" in said
     assert "answered sooner than a person" not in said
+    asked = editor.asked[0][0]
+    assert (asked.kind, asked.content[0].type, asked.locations[0].line) == ("edit", "diff", 1)
     assert {"tool_call", "tool_call_update", "agent_message_chunk", "plan"} <= set(editor.kinds())
     plans = [u for u in editor.updates if u.session_update == "plan"]
     assert [e.status for e in plans[0].entries] == ["pending"] * 4
@@ -217,7 +219,7 @@ async def test_typing_during_the_review_is_kept_and_answers_at_once_are_told(
 ):
     bubblewrap()
     calc = str(project / "calc.py")
-    editor = Editor(project, answers=["accept-file"])
+    editor = Editor(project, answers=["allow_always"])
 
     def typed(editor: Editor) -> None:  # the person adds a line at the end while asked
         editor.buffers[calc] = CALC + "# typed\n"
@@ -237,7 +239,7 @@ async def test_a_command_asked_first_and_answers_given_at_once_are_told(
     project: Path, openai_server: ScriptedServer, tmp_path: Path
 ):
     bubblewrap()
-    editor = Editor(project, answers=["once", "accept", "accept"], quick=True)
+    editor = Editor(project, answers=["allow_once", "allow_once", "allow_once"], quick=True)
     script = Call("run_command", {"command": "python3 -c 'print(6 * 7)'", "timeout": None})
     openai_server.add(
         Turn("Checking \x1b[2J\u202eit.", [script]), Turn(tool_calls=[FIX, SUB_NOTE, FINISH])
@@ -261,7 +263,7 @@ async def test_a_command_asked_first_and_answers_given_at_once_are_told(
     assert any("42" in text or "python3" in text for text in outputs), outputs
     said = editor.said()
     assert "Checking \\x1b[2J\\u202eit." in said and "\x1b" not in said
-    assert "answered sooner than a person reads one" in said
+    assert "2 of 2 questions were answered sooner than a person reads one" in said
     assert "Accepted that way: add adds; sub noted." in said
 
 
@@ -297,7 +299,7 @@ async def test_without_the_editors_files_the_disk_changes_only_after_the_last_an
     project: Path, openai_server: ScriptedServer, tmp_path: Path
 ):
     bubblewrap()
-    editor = Editor(project, answers=["accept", "reject", "accept", "accept"])
+    editor = Editor(project, answers=["allow_once", "reject_once", "allow_once", "allow_once"])
     editor.buffers[str(project / "calc.py")] = "never read: the client offers no fs\n"
     openai_server.add(Turn(tool_calls=[FIX, SUB_NOTE, CREATE, DELETE]), Turn(tool_calls=[FINISH]))
     before = on_disk(project)
