@@ -310,8 +310,12 @@ class SurehandAgent:
         client = self._connected()
         root = self.tasks[session_id].root
 
+        source = self.tasks[session_id].session.overlay.source
+
         async def write(relative: str, text: str) -> None:
             path = str(root / relative)
+            if isinstance(source, EditorTexts):  # read back through the editor, saved or not
+                source.written.add(relative)
             await self.outbox.ask(
                 lambda: client.write_text_file(session_id=session_id, path=path, content=text)
             )

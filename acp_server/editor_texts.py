@@ -31,11 +31,12 @@ class EditorTexts:
         self._read = read
         self._disk = Workdir(root)
         self._seen: dict[str, str] = {}  # texts read through the editor
+        self.written: set[str] = set()  # files written through the editor (maybe not saved)
 
     def text(self, relative: str) -> str | None:
         path = self.root / relative
-        if not path.is_file():  # the client would make up an empty text for a new path
-            return None
+        if not path.is_file() and relative not in self.written:
+            return None  # the client would make up an empty text for a new path
         try:
             text = self._read(str(path)).result(timeout=READ_TIMEOUT)
         except Exception:

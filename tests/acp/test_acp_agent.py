@@ -12,6 +12,7 @@ accept is written.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -200,6 +201,7 @@ async def test_hunks_are_asked_one_by_one_and_only_the_accepted_reach_the_editor
     assert (project / "old.py").exists(), "its deletion was rejected"
     said = editor.said()
     assert "Partly applied." in said and "rejected: sub noted" in said
+    assert "util.py: created." in said, "read back through the editor, where it was written"
     assert "answered sooner than a person" not in said
     asked = editor.asked[0][0]
     assert (asked.kind, asked.content[0].type, asked.locations[0].line) == ("edit", "diff", 1)
@@ -310,3 +312,53 @@ async def test_without_the_editors_files_the_disk_changes_only_after_the_last_an
     assert all(seen == before for seen in editor.disk_when_asked), "nothing before the answers"
     assert on_disk(project) == {"calc.py": FIXED, "util.py": UTIL}
     assert editor.written == []
+
+
+async def test_the_messages_of_one_task_come_in_the_order_the_protocol_needs(
+    project: Path, openai_server: ScriptedServer, tmp_path: Path
+):
+    """Read from the wire: each permission request after the tool call it is about, every
+    write after the last answer, the prompt's answer last."""
+    bubblewrap()
+    wire = tmp_path / "wire.jsonl"
+    editor = Editor(project, answers=["allow_once", "reject_once"])
+    openai_server.add(Turn("On it.", [FIX, SUB_NOTE]), Turn(tool_calls=[FINISH]))
+    agent = (
+        f"{sys.executable} -m lsp_server.cli acp --base-url {openai_server.base_url} "
+        f"--model {openai_server.model} | tee {wire}"
+    )
+    async with spawn_agent_process(
+        editor, "sh", "-c", agent, env=environment(tmp_path), cwd=str(project)
+    ) as (conn, _):
+        await conn.initialize(
+            protocol_version=PROTOCOL_VERSION,
+            client_capabilities=ClientCapabilities(
+                fs=FileSystemCapabilities(read_text_file=True, write_text_file=True)
+            ),
+        )
+        session = await conn.new_session(cwd=str(project), mcp_servers=[])
+        answer = await asyncio.wait_for(
+            conn.prompt(session_id=session.session_id, prompt=[text_block("Fix add.")]), TIMEOUT
+        )
+    assert answer.stop_reason == "end_turn"
+    sent = [json.loads(line) for line in wire.read_text().splitlines()]
+    flow = [
+        m.get("method") or "response"
+        if "update" not in m.get("params", {})
+        else f"update:{m['params']['update']['sessionUpdate']}"
+        for m in sent
+    ]
+    asks = [i for i, m in enumerate(flow) if m == "session/request_permission"]
+    writes = [i for i, m in enumerate(flow) if m == "fs/write_text_file"]
+    assert len(asks) == 2 and len(writes) == 1, flow
+    for ask in asks:
+        about = sent[ask]["params"]["toolCall"]["toolCallId"]
+        started = next(
+            i
+            for i, m in enumerate(sent)
+            if m.get("params", {}).get("update", {}).get("toolCallId") == about
+        )
+        assert started < ask, f"the tool call {about} is on screen before its question"
+    assert writes[0] > asks[-1], "nothing is written before the last answer"
+    assert "fs/read_text_file" in flow[: asks[0]], "the task read through the editor"
+    assert flow[-1] == "response" and sent[-1]["result"]["stopReason"] == "end_turn"
