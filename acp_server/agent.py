@@ -234,15 +234,20 @@ class SurehandAgent:
         write = self._writer(task.id) if fs and fs.write_text_file else None
         read = self._read_now(task)
         # Once writing starts it finishes: a cancel then stops the report, not the writes.
-        review = await asyncio.shield(
+        written = await asyncio.shield(
             write_accepted(proposal, walk, task.root, read=read, write=write, task=text)
         )
+        review = written.review
         review.incomplete = proposal.incomplete
         session.tell(review.for_model())
+        if written.refused:
+            session.tell(messages.WRITE_REFUSED_FOR_MODEL.format(paths=", ".join(written.refused)))
         if accepted_tests:
             session.tell(for_model((), accepted_tests))
         session.record_review(review.as_json(), review.verdict.value)
         words = [f"{review.headline()}. {review.summary()}"]
+        for path, why in written.refused.items():
+            words.append(messages.WRITE_REFUSED.format(path=visible(path), why=visible(why)))
         if accepted_tests:
             words += [f"- {v.line()}" for v in accepted_tests]
             if broken_by_leaving_out(proposal.tests, accepted_tests):
@@ -327,7 +332,7 @@ class SurehandAgent:
             task = self.tasks[session_id]
             call_id = f"command-{next(task.calls)}"
             send = self._sender(session_id)
-            content = [tool_content(text_block(visible(request.question())))]
+            content: list[Any] = [tool_content(text_block(visible(request.question())))]
             title = f"Run `{request.shown}`?"
             send(start_tool_call(call_id, title, kind="execute", status="pending", content=content))
             options = [
@@ -343,7 +348,8 @@ class SurehandAgent:
                     )
                 )
             answer = await self._asker(session_id)(
-                ToolCallUpdate(tool_call_id=call_id, title=title), options
+                ToolCallUpdate(tool_call_id=call_id, title=title, kind="execute", content=content),
+                options,
             )
             chosen = answer.outcome
             picked = chosen.option_id if isinstance(chosen, AllowedOutcome) else "reject_once"

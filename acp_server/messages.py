@@ -11,5 +11,10 @@ BROKEN_BY_LEAVING_OUT = (
 )
 ANSWERED_AT_ONCE = (
     "{quick} of {asked} questions were answered sooner than a person reads one: your client "
-    'may answer by itself (an "always allow" setting). Accepted that way: {accepted}.'
+    'may answer by itself (an "always allow" or "always deny" setting). Accepted that way: '
+    "{accepted}."
+)
+WRITE_REFUSED = "The editor refused to write {path} ({why}): it is as it was."
+WRITE_REFUSED_FOR_MODEL = (
+    "The editor refused to write {paths}: those files are as they were before your changes."
 )
