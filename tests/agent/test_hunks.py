@@ -18,7 +18,7 @@ import hypothesis.strategies as st
 import pytest
 from hypothesis import given, settings
 
-from agent.hunks import Hunk, StagedText, apply
+from agent.hunks import Hunk, StagedText, apply, split_lines
 from agent.workspace import Overlay
 
 PROPERTY = settings(max_examples=400, deadline=None)
@@ -226,3 +226,12 @@ def test_an_edit_staged_with_its_replaced_lines_is_one_hunk(tmp_path_factory, ca
         assert apply(base, [hunk]) == spliced(
             lines, [e for e in edits if e[3] in hunk.descriptions]
         )
+
+
+@given(st.text(alphabet="ab\n\r\x0c\u2028\x85", max_size=40))
+def test_split_lines_splits_after_each_line_feed_only_and_keeps_everything(text: str):
+    lines = split_lines(text)
+    assert "".join(lines) == text
+    assert all(line.endswith("\n") for line in lines[:-1])
+    assert all("\n" not in line[:-1] for line in lines) and "" not in lines
+    assert len(lines) == text.count("\n") + (0 if text.endswith("\n") or not text else 1)
