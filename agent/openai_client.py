@@ -72,6 +72,10 @@ class OpenAIClient:
             max_retries=0,
         )
 
+    def warm(self) -> None:
+        """Load what the first request would: the package loads its API's modules lazily."""
+        _ = self._client.chat.completions
+
     @property
     def endpoint(self) -> str:
         return str(self._client.base_url)

@@ -617,13 +617,28 @@ class Controller:
             "lastOutcome": self.last_outcome,
         }
 
+    def prepare(self) -> None:
+        """Make the session ahead of the first ask (once its modules are loaded: see
+        ``warm_up``), when the settings allow one; the ask makes it otherwise."""
+        if self.root is None or self.session is not None or self.tasks.busy:
+            return
+        if not self.configured.is_set():  # the settings are not in yet: try when they are
+            asyncio.get_running_loop().call_later(0.2, self.prepare)
+            return
+        from agent.openai_client import OpenAIClient  # noqa: PLC0415 - loaded by now
+
+        with contextlib.suppress(ModelError):  # no model or no key yet: the ask will say so
+            client = self._session().client
+            if isinstance(client, OpenAIClient):
+                client.warm()
+
     # -- helpers ----------------------------------------------------------------------
 
     def _session(self) -> Session:
         """The session, with the current settings (they may have changed since the last task)."""
         assert self.root is not None
-        # Imported on the first task: the model client's package and the tool loop take
-        # half a second to load, which the server's start should not pay.
+        # Not at the server's start: the model client's package and the tool loop take a
+        # second to load; ``warm_up`` imports them once the editor is answered.
         from agent.openai_client import OpenAIClient  # noqa: PLC0415
         from agent.session import Session  # noqa: PLC0415
 

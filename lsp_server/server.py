@@ -21,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
-from . import __version__, task_undo, test_checks, transport
+from . import __version__, task_undo, test_checks, transport, warm_up
 from . import arguments as arguments_
 from . import code_actions as review_commands
 from .ask import BadArguments, parse_ask
@@ -210,6 +210,8 @@ def create_server() -> SurehandServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: SurehandServer, params: types.InitializedParams) -> None:
+        loop = asyncio.get_running_loop()  # the first ask should not wait for imports
+        warm_up.start(lambda: _ignore(loop.call_soon_threadsafe(controller.prepare)))
         await _load_settings(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -320,6 +322,10 @@ def _after_task_commands(server: SurehandServer, controller: Controller) -> None
         if controller.task_undo is None:
             return {"tasks": []}
         return controller.task_undo.listing()
+
+
+def _ignore(value: object) -> None:
+    """What a callback returns, dropped."""
 
 
 def _takes_nothing(name: str, arguments: tuple[Any, ...]) -> None:

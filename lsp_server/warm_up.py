@@ -1,0 +1,62 @@
+"""The task machinery, imported in the background once the editor has its answer.
+
+The model client's package (openai, httpx, pydantic), the tool loop and the
+edit engine take a second or more to import: the server's start must not
+pay it (``initialize`` is answered before any of it loads), and neither
+should the first ask. So once the client says ``initialized``, a thread
+imports them (the first ask finds them loaded, or waits only for what is
+left: Python's import locks let it take over half-loaded modules), then the
+server makes the session (the model client, its TLS context) on its own
+loop, so that the first ask starts as quickly as a later one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+# What a first task imports, heaviest first: the model client and the loop, the HTTP
+# stack its first request loads (the openai package loads it lazily), the engine.
+MODULES = (
+    "agent.openai_client",
+    "agent.session",
+    "anyio._backends._asyncio",
+    "httpcore2",
+    "h11",
+    "jiter",
+    "editing.matcher",
+    "editing.report",
+    "editing.patch",
+    "agent.commands",
+    "agent.verdicts",
+)
+
+
+def start(then: Callable[[], None] = lambda: None) -> threading.Thread:
+    """Import ``MODULES`` in a daemon thread, then call ``then`` (from that thread)."""
+    thread = threading.Thread(target=_warm_up, args=(then,), name="surehand-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+def _warm_up(then: Callable[[], None]) -> None:
+    _import_all()
+    then()
+
+
+def _import_all() -> None:
+    for name in MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception:  # a broken install is reported by the first task, in the editor
+            log.info("importing %s ahead of the first task failed", name, exc_info=True)
+    try:
+        from agent.tools import default_tools  # noqa: PLC0415 - the tools' modules and specs
+
+        default_tools()
+    except Exception:
+        log.info("loading the tools ahead of the first task failed", exc_info=True)
