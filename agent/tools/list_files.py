@@ -21,7 +21,6 @@ import asyncio
 import os
 import re
 import stat
-import subprocess
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -128,59 +127,48 @@ def walk(root: Path, start: str = ".") -> Iterator[str]:
 def _git_files(root: Path, start: str) -> list[str] | None:
     """The regular files git lists under ``start``, None where git cannot say.
 
-    Tracked files come with their mode from the index (links and submodules
-    left out) less the deleted ones, which git finds; only untracked files are
-    looked at here. The three listings run side by side.
+    One ``git ls-files`` (each process loads the whole index: on a big
+    repository that is most of its time) gives, tagged, the tracked files
+    with their mode from the index (links and submodules left out) and the
+    untracked ones; each is looked at here (``lstat``: a deleted file is
+    left out; git's own ``--deleted`` looks at every file of the index,
+    whatever the folder). Whether ``start`` itself is ignored is asked
+    beside it.
     """
     if not (root / ".git").exists():
         return None
-    if start != "." and _git(root, "check-ignore", "-q", "--", start) is not None:
+    ignored = _git_process(root, "check-ignore", "-q", "--", start) if start != "." else None
+    listing = _git_process(
+        root, "ls-files", "-z", "-t", "-s", "--others", "--exclude-standard", "--", start,
+    ).output()  # fmt: skip
+    if ignored is not None and ignored.output() is not None:
         return None  # ignored, but named outright: walked, as ripgrep does
-    staged, deleted, others = (
-        _git_listing(root, *args, "--", start)
-        for args in (("-s",), ("--deleted",), ("--others", "--exclude-standard"))
-    )
-    listings = [staged.output(), deleted.output(), others.output()]
-    if any(listing is None for listing in listings):
+    if listing is None:
         return None
-    tracked, gone, untracked = (os.fsdecode(listing or b"").split("\0") for listing in listings)
-    removed = set(gone)
-    files = [  # in git's order, nearly the order wanted: the sort is quick
-        name
-        for mode, _, name in (entry.partition("\t") for entry in tracked)
-        if mode.startswith(("100644 ", "100755 ")) and name not in removed
-    ]
+    listed: list[str] = []  # in git's order, nearly the order wanted: the sort is quick
+    for entry in os.fsdecode(listing).split("\0"):
+        tag, _, rest = entry.partition(" ")
+        if tag == "?":
+            listed.append(rest)
+        elif rest:
+            mode, _, name = rest.partition("\t")
+            if mode.startswith(("100644 ", "100755 ")):
+                listed.append(name)
+    files = []
     prefix = f"{root}/"
-    for name in untracked:
+    for name in listed:
         try:
             if name and stat.S_ISREG(os.lstat(prefix + name).st_mode):
                 files.append(name)
         except OSError:
-            continue  # gone since it was listed
+            continue  # deleted, or gone since it was listed
     unique = dict.fromkeys(f for f in files if ".git" not in f.split("/"))  # a conflict: 3 stages
     return sorted(unique, key=path_key)
 
 
-def _git_listing(root: Path, *args: str) -> GitProcess:
-    """``git ls-files -z ARGS`` started now."""
-    return GitProcess(
-        root, "-c", "core.quotePath=false", "ls-files", "-z", *args, seconds=GIT_SECONDS
-    )
-
-
-def _git(root: Path, *args: str) -> bytes | None:
-    """git's output, None if it failed (``check-ignore``: the path is not ignored)."""
-    try:
-        done = subprocess.run(
-            ["git", "-c", "core.quotePath=false", *args],
-            cwd=root,
-            capture_output=True,
-            check=False,
-            timeout=GIT_SECONDS,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout if done.returncode == 0 else None
+def _git_process(root: Path, *args: str) -> GitProcess:
+    """``git ARGS`` started now (read with ``output``: None if it failed)."""
+    return GitProcess(root, "-c", "core.quotePath=false", *args, seconds=GIT_SECONDS)
 
 
 def _rules_above(root: Path, start: str) -> Rules:
