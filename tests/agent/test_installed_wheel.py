@@ -24,7 +24,7 @@ import pytest
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "editing", "agent", "lsp_server")
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "editing", "agent", "lsp_server", "acp_server")
 TASKS = ROOT / "agent" / "tasks"
 
 
@@ -109,11 +109,16 @@ def test_the_wheel_carries_every_task_file_and_the_demo(installed: Installed):
     assert len(task_files) > 30
     assert task_files <= names, sorted(task_files - names)
     assert {"agent/demo/script.json", "agent/demo/project/dateparse.py"} <= names
+    assert {"acp_server/agent.py", "lsp_server/warm_up.py"} <= names
 
 
 def test_the_installed_package_is_the_one_that_runs(installed: Installed):
     done = subprocess.run(
-        [str(installed.python), "-c", "import agent, editing, lsp_server; print(agent.__file__)"],
+        [
+            str(installed.python),
+            "-c",
+            "import acp_server, agent, editing, lsp_server; print(agent.__file__)",
+        ],
         cwd=installed.place,
         env=installed.env,
         capture_output=True,
