@@ -22,7 +22,15 @@ def run(args: argparse.Namespace) -> int:
         level=args.log_level.upper(),
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
-    from acp import run_agent  # noqa: PLC0415 - pydantic models: loaded when serving
+    try:
+        from acp import run_agent  # noqa: PLC0415 - pydantic models: loaded when serving
+    except ImportError:
+        print(
+            "surehand acp needs the agent-client-protocol package, which this Python "
+            f"({sys.version.split()[0]}) has not got: it supports Python 3.10 to 3.14.",
+            file=sys.stderr,
+        )
+        return 2
 
     from lsp_server import __version__  # noqa: PLC0415
 
