@@ -26,8 +26,8 @@ def run(args: argparse.Namespace) -> int:
         from acp import run_agent  # noqa: PLC0415 - pydantic models: loaded when serving
     except ImportError:
         print(
-            "surehand acp needs the agent-client-protocol package, which this Python "
-            f"({sys.version.split()[0]}) has not got: it supports Python 3.10 to 3.14.",
+            "surehand acp needs the Agent Client Protocol's SDK: pip install 'surehand[acp]' "
+            f"(it supports Python 3.10 to 3.14; this is {sys.version.split()[0]}).",
             file=sys.stderr,
         )
         return 2
