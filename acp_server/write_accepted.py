@@ -61,11 +61,10 @@ async def write_accepted(
     disk = Workdir(root)
     refused: dict[str, str] = {}
     writes = landed.writes()
-    through_editor = {p: t for p, t in writes.items() if t is not None and write is not None}
+    through_editor = {p: t for p, t in writes.items() if t is not None} if write else {}
     for path, written_text in through_editor.items():
         try:
-            assert write is not None and written_text is not None
-            await write(path, written_text)
+            await write(path, written_text)  # type: ignore[misc] # set only with write
         except Exception as error:  # the editor refused, or failed: said, not raised
             log.info("writing %s failed", path, exc_info=True)
             refused[path] = _words(error)

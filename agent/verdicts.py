@@ -254,7 +254,7 @@ class TestLedger:
 
     def record(self, argv: Sequence[str], ctx: ToolContext, result: CommandResult, by: str) -> None:
         """Keep ``result`` when ``argv`` is a test command (the state: the overlay's now)."""
-        if is_test_command(argv) or by == "surehand":
+        if is_test_command(argv):
             self.runs.append(_run_of(tuple(argv), ctx, result, by))
 
     def last(self, argv: Sequence[str], *, untouched: bool = False) -> TestRun | None:
