@@ -180,18 +180,25 @@ class ShadowRunner:
             except OverlayUnavailable:
                 self._no_overlay = True  # e.g. a workspace on a file system overlayfs refuses
         if self.shadow is None:
-            self.shadow = ShadowCopy(self.overlay.root, texts, mount_points=contained)
+            self.shadow = ShadowCopy.open(self.overlay.root, texts, mount_points=contained)
             return self.shadow.setup
         return self.shadow.write(texts)
 
     def close(self) -> None:
-        """Remove the copy (when a sync for a cancelled command is done, if one runs)."""
+        """Remove the copy (when a sync for a cancelled command is done, if one runs).
+
+        A copy (not an overlay) is kept for the next session of this workspace
+        in this process (``ShadowCopy.open``): copying a big tree again costs
+        seconds, bringing the copy up to date about one ``git status``.
+        """
         if self._syncing is not None and not self._syncing.done():
             self._syncing.add_done_callback(lambda _: self.close())
             return
-        if self.shadow is not None:
+        if isinstance(self.shadow, ShadowCopy):
+            self.shadow.close(keep=True)
+        elif self.shadow is not None:
             self.shadow.close()
-            self.shadow = None
+        self.shadow = None
 
 
 def _not_started(sandbox: Sandbox, argv: list[str], result: CommandResult) -> CommandResult:

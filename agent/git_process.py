@@ -1,25 +1,27 @@
-"""A git command started now and read later, so the caller can work meanwhile.
+"""A program started now and read later, so the caller can work meanwhile.
 
-The shadow copy's ``git status`` and ``list_files``' ``git ls-files`` run
-beside other work; each waits a bounded time for its answer, and a git
-that is missing, fails or hangs answers None (the caller then walks).
+The shadow copy's ``git status`` and ``find``, and ``list_files``' ``git
+ls-files``, run beside other work; each waits a bounded time for its answer,
+and a program that is missing, fails or hangs answers None (the caller then
+does the work itself).
 """
 
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 
-class GitProcess:
-    """``git ARGS`` in ``root``, started at once; ``output`` waits for its stdout."""
+class StartedProcess:
+    """``argv`` in ``cwd``, started at once; ``output`` waits for its stdout."""
 
-    def __init__(self, root: Path, *args: str, seconds: float) -> None:
+    def __init__(self, argv: Sequence[str], cwd: Path, *, seconds: float) -> None:
         self.seconds = seconds
         try:
             self.process: subprocess.Popen[bytes] | None = subprocess.Popen(
-                ["git", *args],
-                cwd=root,
+                list(argv),
+                cwd=cwd,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -28,7 +30,7 @@ class GitProcess:
             self.process = None
 
     def output(self) -> bytes | None:
-        """What git printed, or None if it could not run, failed or took too long."""
+        """What it printed, or None if it could not run, failed or took too long."""
         if self.process is None:
             return None
         try:
@@ -38,3 +40,10 @@ class GitProcess:
             self.process.communicate()
             return None
         return out if self.process.returncode == 0 else None
+
+
+class GitProcess(StartedProcess):
+    """``git ARGS`` in ``root``, started at once."""
+
+    def __init__(self, root: Path, *args: str, seconds: float) -> None:
+        super().__init__(["git", *args], root, seconds=seconds)

@@ -32,11 +32,19 @@ The copy is the folder ``copy`` beside an ``owner`` file (``shadow_owner``):
 ``close`` removes both, and the copies of a process that died without
 closing them are removed when the next copy is made.
 
+A copy closed with ``keep=True`` (a session that ended, as at a reset) is
+kept for the next copy of the same workspace in this process: ``open``
+takes it back, removes what commands made in it, and syncs it as before
+a command, instead of copying the tree again. One copy is kept at a time,
+and removed when the process exits.
+
 Syncing is incremental. The copy remembers, for each path it holds, what it
 wrote (the source file's size, mtime and mode, or a digest of a staged
 text) and the size and mtime of the copy's file afterwards; a path is
 written again only when one of them changes. So a file a command modified
-(or deleted) in the copy is restored too; files a command created are left.
+(or deleted) in the copy is restored too; files a command created are left
+(until the copy is taken back by the next session). Which of the copy's
+files a command may have changed is asked of ``find`` (``shadow_changes``).
 
 In a git repository a sync does not scan the workspace: it looks at the
 paths ``texts`` gives or gave last time, those ``git status`` lists as
@@ -50,11 +58,13 @@ repository). Outside git every sync scans.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import os
 import shutil
 import stat
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -65,9 +75,11 @@ from editing.disk.paths import why_refused
 
 from . import shadow_owner
 from .sandbox.base import OverlayLayers
+from .shadow_changes import ChangedSince, Folders, margin_ns, to_look_at
 from .shadow_scan import Status, StatusQuery, repository_prefix, rule, scan, under_any
 
 COPY_THREADS = 2  # a scan's copy runs in threads
+CHUNK = 1 << 30  # bytes asked of the kernel per copy call
 RECENT_NS = 2_000_000_000  # files changed this soon before a scan are looked at again
 
 
@@ -78,7 +90,9 @@ class _Want(NamedTuple):
     mode: int  # type and permission bits, as ``st_mode``
 
 
-Stamp = tuple[int, int, int]  # the copy's file after writing it: size, mtime_ns, mode
+# The copy's file after writing it: size, mtime_ns, mode and ctime_ns (which no command
+# can set back: a file rewritten with its old size and mtime is still seen as changed)
+Stamp = tuple[int, int, int, int]
 SourceKey = tuple[int, int, int, int]  # a source path as last looked at
 
 
@@ -120,11 +134,36 @@ class ShadowCopy:
         self._recheck: set[str] = set()  # paths to look at again next time
         # paths git listed as changed: their source's stamp when looked at, and what was wanted
         self._seen: dict[str, tuple[SourceKey | None, _Want | None]] = {}
+        self._folders: Folders | None = None  # the held files by folder, made when needed
+        self._margin = margin_ns(self.root)
+        self._synced_ns: int | None = None  # when the last sync ended
         try:
             self.setup = self.write(texts or {})
         except BaseException:
             self.close()
             raise
+        self._clean_ns = time.time_ns()  # since when commands may have made files in it
+
+    @classmethod
+    def open(
+        cls,
+        source: Path,
+        texts: Mapping[str, str | None] | None = None,
+        *,
+        mount_points: bool = False,
+    ) -> ShadowCopy:
+        """The copy kept from the last session of ``source`` made ready, else a new one."""
+        kept = _take_kept(source.resolve(), mount_points)
+        if kept is not None:
+            try:
+                changed = kept._clean()
+                if changed is not None:
+                    kept.setup = kept._sync(texts or {}, changed)
+                    return kept
+            except OSError:
+                pass  # made anew below
+            kept.close()
+        return cls(source, texts, mount_points=mount_points)
 
     def __enter__(self) -> ShadowCopy:
         return self
@@ -132,8 +171,31 @@ class ShadowCopy:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def close(self) -> None:
-        shadow_owner.remove(self.folder)
+    def close(self, *, keep: bool = False) -> None:
+        """Remove the copy, or with ``keep`` hold it for ``open`` in this process."""
+        if keep:
+            _keep(self)
+        else:
+            shadow_owner.remove(self.folder)
+
+    def _clean(self) -> set[str] | None:
+        """Remove what commands made in the copy since it was clean; returns the paths
+        changed since, None when they cannot be told (the copy is not to be used again)."""
+        began = time.time_ns()
+        changed = ChangedSince(self.root, self._clean_ns - self._margin).paths()
+        if changed is None:
+            return None
+        folders = self._held_folders()
+        removed: set[str] = set()
+        for rel in sorted(changed, key=len):  # a folder before what it holds
+            if not rel or rel in self._held or folders.holds(rel) or rel in self.links:
+                continue
+            if under_any(rel, self.links) or under_any(rel, removed):
+                continue
+            _clear(self.root / rel)
+            removed.add(rel)
+        self._clean_ns = began
+        return changed
 
     def find(self, rel: str) -> Path | None:
         """The path holding what the copy has at ``rel``, None where it has nothing."""
@@ -142,14 +204,16 @@ class ShadowCopy:
 
     def write(self, texts: Mapping[str, str | None]) -> SyncReport:
         """Bring the copy up to date with the disk and ``texts`` (path to text, None: deleted)."""
+        return self._sync(texts, None)
+
+    def _sync(self, texts: Mapping[str, str | None], changed: set[str] | None) -> SyncReport:
+        """``write``, given the copy's paths changed since the last sync where known."""
         began = time.time_ns()
         query = StatusQuery(self.source, self._prefix) if self._prefix is not None else None
         if query is None or self._status is None:
             return self._write_all(texts, query, began)
         # While git looks at the workspace, look at the copy: what the last command changed.
-        touched = {
-            rel for rel, (_, stamp) in self._held.items() if _stamp(f"{self.root}/{rel}") != stamp
-        }
+        touched = self._touched(changed)
         status = query.result()
         if status is None or not self._same_ground(status):
             return self._write_all(texts, None, began)
@@ -171,7 +235,23 @@ class ShadowCopy:
                 self._sync_one(rel, want, data.get(rel), inside, report)
         self._status, self._texts = status, set(texts)
         self._recheck = _recent(disk, began)
+        self._synced_ns = time.time_ns()
         return report
+
+    def _touched(self, changed: set[str] | None) -> set[str]:
+        """The copy's files that differ from what the last sync left there, looked for
+        among the ``changed`` paths (asked of ``find`` when not given)."""
+        if changed is None and self._synced_ns is not None:
+            changed = ChangedSince(self.root, self._synced_ns - self._margin).paths()
+        paths: Iterable[str] = self._held
+        if changed is not None:
+            paths = to_look_at(changed, self._held, self._held_folders(), self.root)
+        return {rel for rel in paths if _stamp(f"{self.root}/{rel}") != self._held[rel][1]}
+
+    def _held_folders(self) -> Folders:
+        if self._folders is None:
+            self._folders = Folders(self._held)
+        return self._folders
 
     def _write_all(
         self, texts: Mapping[str, str | None], query: StatusQuery | None, began: int
@@ -196,6 +276,7 @@ class ShadowCopy:
         self._status = status if status is not None and not status.moved else None
         self._remember(self._status, files, disk)
         self._recheck = _recent(disk, began)
+        self._synced_ns = time.time_ns()
         return report
 
     def _same_ground(self, status: Status) -> bool:
@@ -291,7 +372,8 @@ class ShadowCopy:
             self._put(rel, want, data)
             report.written.append(rel)
         else:
-            self._held.pop(rel, None)
+            if self._held.pop(rel, None) is not None:
+                self._folders = None
             if data is not None:
                 report.refused.append(rel)
 
@@ -307,6 +389,7 @@ class ShadowCopy:
                 _unlink(self.root / link)
         for rel in sorted(gone):
             del self._held[rel]
+            self._folders = None
             if inside(rel):
                 _remove(self.root, rel)
                 report.removed.append(rel)
@@ -329,6 +412,8 @@ class ShadowCopy:
     def _put(self, rel: str, want: _Want, data: bytes | None) -> None:
         """Write one file of the copy, replacing (never following) what is there."""
         target, source = f"{self.root}/{rel}", f"{self.source}/{rel}"
+        if rel not in self._held:
+            self._folders = None
         if stat.S_ISLNK(want.mode):
             _clear(Path(target))
             Path(target).symlink_to(Path(source).readlink())
@@ -348,7 +433,37 @@ class ShadowCopy:
             written = os.fstat(fd)
         finally:
             os.close(fd)
-        self._held[rel] = (want, (written.st_size, written.st_mtime_ns, written.st_mode))
+        self._held[rel] = (want, _stamp_of(written))
+
+
+# The copy a session left, for the next session of the same workspace: one at a time.
+_kept: dict[tuple[Path, bool], ShadowCopy] = {}
+_kept_lock = threading.Lock()
+
+
+def _keep(copy: ShadowCopy) -> None:
+    with _kept_lock:
+        before = list(_kept.values())
+        _kept.clear()
+        _kept[copy.source, copy.mount_points] = copy
+    for old in before:
+        if old is not copy:
+            old.close()
+
+
+def _take_kept(source: Path, mount_points: bool) -> ShadowCopy | None:
+    with _kept_lock:
+        return _kept.pop((source, mount_points), None)
+
+
+@atexit.register
+def discard_kept() -> None:
+    """Remove the kept copy (at exit, and wherever no later session will want it)."""
+    with _kept_lock:
+        kept = list(_kept.values())
+        _kept.clear()
+    for copy in kept:
+        copy.close()
 
 
 class _Inside:
@@ -405,10 +520,19 @@ def _write_bytes(fd: int, data: bytes) -> None:
 
 
 def _copy_file(source: str, fd: int) -> None:
-    """Copy the file at ``source`` (not following a link) into ``fd``, in the kernel."""
+    """Copy the file at ``source`` (not following a link) into ``fd``, in the kernel.
+
+    ``copy_file_range`` first: a file system that can share the blocks (Btrfs,
+    XFS with reflinks) then clones the file instead of copying it. Where the
+    kernel cannot (another file system, an old kernel) ``sendfile`` copies,
+    from where the first left off.
+    """
     original = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     try:
-        while os.sendfile(fd, original, None, 1 << 30):
+        with contextlib.suppress(OSError):
+            while os.copy_file_range(original, fd, CHUNK):
+                pass
+        while os.sendfile(fd, original, None, CHUNK):
             pass
     finally:
         os.close(original)
@@ -436,7 +560,11 @@ def _stamp(path: str) -> Stamp | None:
         st = os.lstat(path)
     except OSError:
         return None
-    return st.st_size, st.st_mtime_ns, st.st_mode
+    return _stamp_of(st)
+
+
+def _stamp_of(st: os.stat_result) -> Stamp:
+    return st.st_size, st.st_mtime_ns, st.st_mode, st.st_ctime_ns
 
 
 def _clear(path: Path) -> None:

@@ -14,6 +14,7 @@ from agent.command_line import BadCommand, is_allowed, parse_command
 from agent.commands import OutputBuffer, ShadowRunner
 from agent.sandbox import Sandbox
 from agent.settings import DEFAULT_ALLOWLIST, Settings
+from agent.shadow import discard_kept
 from agent.tools.context import CommandResult
 from agent.workspace import Overlay
 from tests.agent.sandboxes import PYTHON, sandbox
@@ -274,6 +275,7 @@ def test_only_allowlisted_variables_reach_commands(runner: ShadowRunner, monkeyp
     assert not {"SUREHAND_TEST_API_KEY", "OPENAI_API_KEY", "SUREHAND_TEST_PLAIN"} & set(env)
     assert env["SUREHAND_TEST_ADDED"] == "passed"  # the key's variable never, even when named
     assert env["PATH"]
+    assert runner.shadow is not None
     assert env["PWD"] == str(runner.shadow.root)
 
 
@@ -281,6 +283,7 @@ def test_commands_run_at_the_copys_root_without_stdin(runner: ShadowRunner):
     result = run(
         runner, PY, "-c", "import os, sys; print(os.getcwd()); print(repr(sys.stdin.read()))"
     )
+    assert runner.shadow is not None
     assert result.output == f"{runner.shadow.root}\n''\n"
 
 
@@ -319,12 +322,15 @@ def test_git_in_the_copy_shows_staged_changes_and_leaves_the_real_index(
     assert (index.read_bytes(), index.stat().st_mtime_ns) == before
 
 
-def test_close_removes_the_copy(runner: ShadowRunner):
+def test_close_keeps_a_copy_for_the_next_session_until_discarded(runner: ShadowRunner):
     run(runner, "ls")
-    root = runner.shadow.root
+    assert runner.shadow is not None
+    root, kind = runner.shadow.root, runner.shadow.kind
     runner.close()
-    assert not root.exists()
     assert runner.shadow is None
+    assert root.exists() == (kind == "copy")  # an overlay is not kept
+    discard_kept()
+    assert not root.exists()
 
 
 def test_cancelling_a_command_kills_its_processes(runner: ShadowRunner):

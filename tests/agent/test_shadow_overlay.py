@@ -26,6 +26,7 @@ from agent.sandbox import bubblewrap as bubblewrap_module
 from agent.sandbox import overlay
 from agent.sandbox.base import OverlayLayers
 from agent.settings import Settings
+from agent.shadow import discard_kept
 from agent.tools.context import CommandResult
 from agent.workspace import Overlay
 from tests.agent.overlay_support import git, write_files
@@ -275,6 +276,7 @@ def test_closing_leaves_nothing_in_the_temporary_folder(
         assert stat.S_IMODE(work.stat().st_mode) == 0
     assert folder.parent == temp
     runner.close()
+    discard_kept()  # a copy is kept for the next session until then
     assert list(temp.iterdir()) == []
 
 

@@ -19,7 +19,7 @@ import pytest
 
 from agent.commands import ShadowRunner
 from agent.settings import Settings
-from agent.shadow import ShadowCopy
+from agent.shadow import ShadowCopy, discard_kept
 from agent.workspace import Overlay
 from tests.agent.overlay_support import git, write_files
 from tests.agent.sandboxes import sandbox  # noqa: F401 - a fixture
@@ -231,6 +231,7 @@ def test_commands_see_staged_files_and_the_users_changes(
         folder = runner.shadow.folder if runner.shadow else None
     finally:
         runner.close()
+        discard_kept()
     assert folder is not None and not folder.exists()
     assert (repo / "app.py").read_text() == FILES["app.py"]
 
