@@ -15,17 +15,19 @@ refused when such files are in scope. Lines are matched one at a time.
 
 Results come in path order (a folder's files together) with at most
 ``MAX_MATCHES`` matching lines shown, and the number of all the others.
-ripgrep runs with ``--sort=path`` so that only the first files' lines need
-keeping: once there are enough, its later events are counted, not decoded.
-The Python search likewise keeps lines only until it has enough, then only
-counts. (A second, parallel ``rg --count`` for the rest was tried: on two
-busy cores it was slower, repeating the sorted search's work.)
+ripgrep searches in parallel (``--sort=path`` would make it search on one
+thread, at about half its speed on two cores), so files come in any order,
+each whole: ``Found`` keeps the files first in path order until they hold
+enough lines, and a file that comes later in path order than all of those
+is counted, its events not decoded. The Python search adds files in path
+order, and counts only once it has enough.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import bisect
 import json
 import re
 import shutil
@@ -71,25 +73,38 @@ class FileHits:
 
 @dataclass
 class Found:
-    """Files added in path order: kept until ``MAX_MATCHES`` lines are, then only counted."""
+    """Files added in any order: those first in path order kept, in that order, as long
+    as they are needed to show ``MAX_MATCHES`` lines; the others only counted."""
 
     hits: list[FileHits] = field(default_factory=list)
     matches: int = 0
     files: int = 0
+    _keys: list[tuple[str, ...]] = field(default_factory=list)  # the kept files' path keys
+    _kept: int = 0  # matching lines in the kept files
 
-    @property
-    def full(self) -> bool:
-        return self.matches >= MAX_MATCHES
+    def wants(self, path: str) -> bool:
+        """Whether a file at ``path`` could be among those shown: else only count it."""
+        return self._kept < MAX_MATCHES or path_key(path) < self._keys[-1]
 
     def add(self, hits: FileHits | None, count: int = 0) -> None:
         """Add a file's hits, or just the ``count`` of matches of a file not kept."""
         if hits is not None:
             count = len(hits.matches)
-            if not self.full:
-                self.hits.append(hits)
+            if self.wants(hits.path):
+                self._keep(hits)
         if count:
             self.matches += count
             self.files += 1
+
+    def _keep(self, hits: FileHits) -> None:
+        key = path_key(hits.path)
+        at = bisect.bisect(self._keys, key)
+        self._keys.insert(at, key)
+        self.hits.insert(at, hits)
+        self._kept += len(hits.matches)
+        while len(self.hits) > 1 and self._kept - len(self.hits[-1].matches) >= MAX_MATCHES:
+            self._kept -= len(self.hits.pop().matches)  # the others show enough without it
+            self._keys.pop()
 
 
 def find_ripgrep() -> str | None:
@@ -166,7 +181,7 @@ def search_disk(
         if b"\0" in data:
             continue
         text = data.decode("utf-8", "replace")
-        if found.full:  # enough lines to show: only count the rest
+        if not found.wants(relative):  # enough lines to show: only count the rest
             found.add(None, count_lines(text, regex))
         else:
             found.add(search(relative, text, regex, query.context))
@@ -231,7 +246,7 @@ async def ripgrep(
 
 
 def _argv(rg: str, root: Path, query: Query, max_bytes: int, start: str) -> list[str]:
-    argv = [rg, "--json", "--sort=path", "--no-config", "--no-messages", "--hidden"]
+    argv = [rg, "--json", "--no-config", "--no-messages", "--hidden"]
     argv += ["--glob=!.git", f"--max-filesize={max_bytes}"]
     if not any((folder / ".git").exists() for folder in (root, *root.parents)):
         argv.append("--no-require-git")  # honour .gitignore files outside a repository too
@@ -245,19 +260,22 @@ def _argv(rg: str, root: Path, query: Query, max_bytes: int, start: str) -> list
 async def _read_events(
     stream: AsyncIterator[bytes], keep: Callable[[str], bool]
 ) -> tuple[Found, bool]:
-    """``Found`` from ripgrep's ``--json`` events, and whether its summary came."""
+    """``Found`` from ripgrep's ``--json`` events, and whether its summary came.
+
+    Each file's events come together, from its ``begin`` to its ``end``."""
     found = Found()
-    path, counted = "", 0
+    path, counted, counting = "", 0, False
     lines: dict[int, str] = {}
     matches: list[int] = []
     async for raw in stream:
-        if found.full and raw.startswith((_MATCH, _CONTEXT)):  # only counted now
+        if counting and raw.startswith((_MATCH, _CONTEXT)):  # a file only counted
             counted += raw.startswith(_MATCH)
             continue
         event = json.loads(raw)
         kind, data = event["type"], event["data"]
         if kind == "begin":
             path, lines, matches, counted = PurePosixPath(_text(data["path"])).as_posix(), {}, [], 0
+            counting = not found.wants(path)
         elif kind in ("match", "context"):
             lines[data["line_number"]] = _text(data["lines"]).rstrip("\r\n")
             if kind == "match":
