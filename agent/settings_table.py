@@ -18,8 +18,9 @@ Each row is a field of ``Settings`` (but the API key, which has no flag):
 its camelCase key, its flag, its default and its help text from
 ``flags.HELP``; a help text ending in ``(default: ...)`` names a default the
 dataclass cannot show (one from the environment, say). ``python -m
-agent.settings_table`` prints the table; ``--write README.md`` puts it
-between the README's markers. A test keeps the README equal to it.
+agent.settings_table`` prints the table; ``--write docs/configuration.md``
+puts it between that page's markers (``PAGE``). A test keeps the page equal
+to it.
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def rule_for(name: str) -> Rule:
     return CLASSES.get(name, _UNKNOWN_SANDBOX)
 
 
+PAGE = "docs/configuration.md"  # the page that holds the table, from the repository's root
 BEGIN = "<!-- settings table: made by `python -m agent.settings_table`; do not edit -->"
 END = "<!-- end of the settings table -->"
 _DEFAULT_IN_HELP = re.compile(r"^(?P<help>.*?)\s*\(default: (?P<default>[^()]*)\)$")
@@ -128,14 +130,14 @@ def table() -> str:
     return "\n".join(rows) + "\n"
 
 
-def in_readme(text: str) -> str:
-    """The README's table as it stands (between the markers)."""
+def in_page(text: str) -> str:
+    """The page's table as it stands (between the markers)."""
     start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
     return text[start:end].strip("\n") + "\n"
 
 
 def with_table(text: str) -> str:
-    """``text`` (the README) with the table between its markers made anew."""
+    """``text`` (the page) with the table between its markers made anew."""
     start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
     return f"{text[:start]}\n{table()}{text[end:]}"
 
@@ -179,7 +181,9 @@ def _code(default: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agent.settings_table", description=__doc__)
-    parser.add_argument("--write", type=Path, metavar="README", help="update the table in it")
+    parser.add_argument(
+        "--write", type=Path, metavar="PAGE", help=f"update the table in PAGE ({PAGE})"
+    )
     args = parser.parse_args(argv)
     if args.write is None:
         sys.stdout.write(table())

@@ -1,5 +1,7 @@
-"""Every relative link in the README and docs/ leads somewhere: the file exists and,
-when the link names a heading (``page.md#a-heading``), the page has that heading."""
+"""Every relative link in the README, docs/ and the other pages a reader lands on
+(CONTRIBUTING, CHANGELOG, the clients' READMEs) leads somewhere: the file exists
+and, when the link names a heading (``page.md#a-heading``), the page has that
+heading. An image is a link too."""
 
 from __future__ import annotations
 
@@ -9,7 +11,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
+TOP = [
+    "README.md",
+    "CONTRIBUTING.md",
+    "CHANGELOG.md",
+    "client-vscode/README.md",
+    "client-nvim/README.md",
+]
+PAGES = sorted([*(ROOT / name for name in TOP), *(ROOT / "docs").rglob("*.md")])
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
 

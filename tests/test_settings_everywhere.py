@@ -4,9 +4,9 @@ The VS Code extension declares each one in its ``package.json`` (with the
 same default) and passes it on by name (``SERVER_KEYS`` in
 ``client-vscode/src/settings.ts``). A setting added to the dataclass and
 forgotten there would silently never reach the server from VS Code. The
-README's table is made from the dataclass and ``agent.flags.HELP``
-(``python -m agent.settings_table --write README.md``), and must be the
-table made now.
+settings table of ``docs/configuration.md`` is made from the dataclass and
+``agent.flags.HELP`` (``python -m agent.settings_table --write
+docs/configuration.md``), and must be the table made now.
 """
 
 from __future__ import annotations
@@ -40,7 +40,10 @@ def _settings() -> dict[str, object]:
         key = camel_case(spec.name)
         if key in NOT_IN_THE_EDITOR:
             continue
-        default = spec.default if spec.default is not MISSING else spec.default_factory()  # type: ignore[misc]
+        default = spec.default
+        if default is MISSING:
+            assert callable(spec.default_factory), spec.name
+            default = spec.default_factory()
         found[key] = list(default) if isinstance(default, tuple) else default
     return found
 
@@ -91,11 +94,11 @@ def test_every_setting_with_a_flag_has_its_help_text():
     assert sorted(HELP) == sorted(f.name for f in fields(Settings) if f.name not in NO_FLAG)
 
 
-def test_the_readme_table_is_the_one_the_settings_make():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert settings_table.in_readme(readme) == settings_table.table(), (
-        "README.md's settings table is out of date: run "
-        "`python -m agent.settings_table --write README.md`"
+def test_the_pages_table_is_the_one_the_settings_make():
+    page = (ROOT / settings_table.PAGE).read_text(encoding="utf-8")
+    assert settings_table.in_page(page) == settings_table.table(), (
+        f"{settings_table.PAGE}'s settings table is out of date: run "
+        f"`python -m agent.settings_table --write {settings_table.PAGE}`"
     )
 
 
@@ -112,11 +115,11 @@ def test_the_table_has_a_row_per_setting_with_its_default():
 
 
 def test_writing_the_table_changes_only_the_table(tmp_path: Path):
-    readme = tmp_path / "README.md"
+    page = tmp_path / "configuration.md"
     stale = f"# x\n\nbefore\n\n{settings_table.BEGIN}\n| old |\n{settings_table.END}\n\nafter\n"
-    readme.write_text(stale, encoding="utf-8")
-    assert settings_table.main(["--write", str(readme)]) == 0
-    written = readme.read_text(encoding="utf-8")
+    page.write_text(stale, encoding="utf-8")
+    assert settings_table.main(["--write", str(page)]) == 0
+    written = page.read_text(encoding="utf-8")
     assert written.startswith("# x\n\nbefore\n\n") and written.endswith("\n\nafter\n")
-    assert settings_table.in_readme(written) == settings_table.table()
+    assert settings_table.in_page(written) == settings_table.table()
     assert settings_table.with_table(written) == written

@@ -293,13 +293,13 @@ def test_messages_name_flags_not_editor_settings():
     assert name_flags("the model said so") == "the model said so"
 
 
-def test_the_readme_lists_every_setting_with_its_flag():
-    readme = (ROOT / "README.md").read_text("utf-8")
+def test_the_configuration_page_lists_every_setting_with_its_flag():
+    page = (ROOT / "docs" / "configuration.md").read_text("utf-8")
     for spec in fields(Settings):
         if spec.name == "api_key":
             continue
         camel = re.sub(r"_(\w)", lambda m: m.group(1).upper(), spec.name)
-        assert re.search(rf"\| `{camel}` \| `{flag_name(spec.name)}", readme), camel
+        assert re.search(rf"\| `{camel}` \| `{flag_name(spec.name)}", page), camel
 
 
 # surehand config

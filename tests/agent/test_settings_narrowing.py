@@ -14,6 +14,7 @@ import subprocess
 import sys
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -235,7 +236,8 @@ def test_no_source_exceeds_a_ceiling(home, project, name):
     assert "ceiling" in note and number(ceiling) in note
     parsed, problems = Settings.parse({key: huge}, env={})
     assert getattr(parsed, name) == ceiling and any("ceiling" in p for p in problems)
-    assert getattr(Settings(**{name: huge}), name) == ceiling  # even built directly
+    built: dict[str, Any] = {name: huge}
+    assert getattr(Settings(**built), name) == ceiling  # even built directly
 
 
 # The classification is exhaustive
@@ -287,6 +289,6 @@ def test_surehand_config_says_what_was_ignored_and_why(home, project):
     assert not any(value in out for value in SECRETS.values())
 
 
-def test_the_readme_states_the_answer_ceiling():
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
-    assert f"up to {MAX_ANSWER_CHARS:,} characters" in readme
+def test_the_configuration_page_states_the_answer_ceiling():
+    page = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
+    assert f"up to {MAX_ANSWER_CHARS:,} characters" in page.read_text("utf-8")

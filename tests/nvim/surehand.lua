@@ -2,7 +2,7 @@
 --
 -- Put this in your init.lua (or a file it sources). Before it, you may set
 --   vim.g.surehand_cmd      the server command (default: { 'surehand', 'serve' })
---   vim.g.surehand_settings the `surehand` settings (camelCase, see the README)
+--   vim.g.surehand_settings the `surehand` settings (camelCase, see docs/configuration.md)
 --
 -- `:Surehand fix the date parsing` asks about the current file;
 -- `:'<,'>Surehand make this faster` also sends the selected lines.

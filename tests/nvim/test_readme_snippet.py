@@ -1,4 +1,4 @@
-"""The README's Neovim snippet is the one the Neovim tests run (``surehand.lua``)."""
+"""The Neovim page's snippet is the one the Neovim tests run (``surehand.lua``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_readme_shows_the_tested_snippet():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Neovim") : readme.index("## VS Code")]
+def test_the_neovim_page_shows_the_tested_snippet():
+    page = (ROOT / "docs" / "editors" / "neovim.md").read_text(encoding="utf-8")
+    section = page[page.index("## Without the plugin: the built-in client") :]
     blocks = re.findall(r"```lua\n(.*?)```", section, re.S)
     (snippet,) = [b for b in blocks if b.startswith("-- surehand for Neovim 0.11+")]
     assert snippet == (Path(__file__).parent / "surehand.lua").read_text(encoding="utf-8")

@@ -7,7 +7,7 @@ M.defaults = {
   cmd = nil,
   -- An interpreter that has surehand installed: the server is `<python> -m lsp_server`.
   python = nil,
-  -- The `surehand` settings sent to the server (camelCase, as in the README):
+  -- The `surehand` settings sent to the server (camelCase, as in docs/configuration.md):
   -- model, baseUrl, apiKeyEnv, sandbox, testCommands (a list; the tests'
   -- verdict a proposal carries), testsBeforeReview (true), testsOnAccepted
   -- ("run" or "offer": after a review that rejected something), ...

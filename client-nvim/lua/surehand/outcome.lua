@@ -1,7 +1,7 @@
 --- The outcome word a task ends with, held to what the review put in the
 --- buffers. The server reads the outcome from the texts; when the person
 --- typed elsewhere in a file it may call a review `conflict` although some
---- accepted hunks landed (README: `conflict` means nothing landed). The
+--- accepted hunks landed (docs/editors/neovim.md: `conflict` means nothing landed). The
 --- plugin knows what it applied, so the word it reports follows that:
 --- everything landed: `applied`; some: `partly_applied`; none: `conflict`
 --- when typing left something out, else `discarded`. A new, moved or
