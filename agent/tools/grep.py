@@ -79,7 +79,7 @@ class Found:
     hits: list[FileHits] = field(default_factory=list)
     matches: int = 0
     files: int = 0
-    _keys: list[tuple[str, ...]] = field(default_factory=list)  # the kept files' path keys
+    _keys: list[str] = field(default_factory=list)  # the kept files' path keys
     _kept: int = 0  # matching lines in the kept files
 
     def wants(self, path: str) -> bool:

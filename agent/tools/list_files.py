@@ -18,6 +18,7 @@ is everything in a ``tests`` folder. ``Scope`` and ``walk`` are shared with
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import stat
@@ -101,9 +102,11 @@ class Scope:
                 yield relative
 
 
-def path_key(relative: str) -> tuple[str, ...]:
-    """Sort key putting a folder's files together, as ripgrep's ``--sort path`` does."""
-    return tuple(relative.split("/"))
+def path_key(relative: str) -> str:
+    """Sort key putting a folder's files together, as ripgrep's ``--sort path`` does:
+    the path compared part by part, as a string with its slashes made the least
+    character (a string sorts faster than a tuple of its parts)."""
+    return relative.replace("/", "\0")
 
 
 def walk(root: Path, start: str = ".") -> Iterator[str]:
@@ -130,40 +133,47 @@ def _git_files(root: Path, start: str) -> list[str] | None:
     One ``git ls-files`` (each process loads the whole index: on a big
     repository that is most of its time) gives, tagged, the tracked files
     with their mode from the index (links and submodules left out) and the
-    untracked ones; each is looked at here (``lstat``: a deleted file is
-    left out; git's own ``--deleted`` looks at every file of the index,
-    whatever the folder). Whether ``start`` itself is ignored is asked
-    beside it.
+    untracked ones. A deleted file is left out: for the whole workspace
+    ``git diff-files`` beside it names them (it looks at the files on
+    several threads, in C); in a folder each file is looked at here
+    (``lstat``: a second load of the index would cost more). An untracked
+    file is looked at either way (a link is left out). Whether ``start``
+    itself is ignored is asked beside it.
     """
     if not (root / ".git").exists():
         return None
-    ignored = _git_process(root, "check-ignore", "-q", "--", start) if start != "." else None
-    listing = _git_process(
-        root, "ls-files", "-z", "-t", "-s", "--others", "--exclude-standard", "--", start,
-    ).output()  # fmt: skip
+    whole = start == "."
+    ignored = None if whole else _git_process(root, "check-ignore", "-q", "--", start)
+    deletions = ("diff-files", "-z", "--name-only", "--diff-filter=D")
+    gone = _git_process(root, *deletions) if whole else None
+    asked = ["ls-files", "-z", "-t", "-s", "--cached", "--others", "--exclude-standard"]
+    listing = _git_process(root, *asked, "--", start).output()
+    deleted = gone.output() if gone is not None else b""
     if ignored is not None and ignored.output() is not None:
         return None  # ignored, but named outright: walked, as ripgrep does
-    if listing is None:
+    if listing is None or deleted is None:
         return None
-    listed: list[str] = []  # in git's order, nearly the order wanted: the sort is quick
+    missing = set(os.fsdecode(deleted).split("\0"))
+    files: list[str] = []  # in git's order, nearly the order wanted: the sort is quick
+    last = ""
     for entry in os.fsdecode(listing).split("\0"):
         tag, _, rest = entry.partition(" ")
-        if tag == "?":
-            listed.append(rest)
-        elif rest:
-            mode, _, name = rest.partition("\t")
-            if mode.startswith(("100644 ", "100755 ")):
-                listed.append(name)
-    files = []
-    prefix = f"{root}/"
-    for name in listed:
-        try:
-            if name and stat.S_ISREG(os.lstat(prefix + name).st_mode):
-                files.append(name)
-        except OSError:
-            continue  # deleted, or gone since it was listed
-    unique = dict.fromkeys(f for f in files if ".git" not in f.split("/"))  # a conflict: 3 stages
-    return sorted(unique, key=path_key)
+        if tag != "?":
+            mode, _, rest = rest.partition("\t")
+            # a link or a submodule is left out; a conflict lists a file once a stage
+            if not mode.startswith(("100644 ", "100755 ")) or rest == last:
+                continue
+            last = rest
+            if whole:
+                if rest not in missing:
+                    files.append(rest)
+                continue
+        with contextlib.suppress(OSError):  # deleted, or gone since it was listed
+            if rest and stat.S_ISREG(os.lstat(f"{root}/{rest}").st_mode):
+                files.append(rest)
+    if ".git" in "/".join(files):  # rare: a folder named .git somewhere
+        files = [f for f in files if ".git" not in f.split("/")]
+    return sorted(files, key=path_key)
 
 
 def _git_process(root: Path, *args: str) -> GitProcess:

@@ -15,7 +15,7 @@ from agent.tools.list_files import path_key
 from agent.workspace import Overlay
 from tests.agent.overlay_support import write_files
 
-names = st.text("ab/", min_size=1, max_size=6).filter(
+names = st.text("ab/-.", min_size=1, max_size=6).filter(
     lambda p: not p.startswith("/") and not p.endswith("/") and "//" not in p
 )
 files = st.dictionaries(names, st.integers(0, 60), max_size=12)
@@ -58,3 +58,8 @@ def test_ripgrep_in_parallel_shows_the_first_files_in_path_order(tmp_path: Path)
     by_python = asyncio.run(Grep(rg=None).run(call, ctx))
     assert by_rg.text == by_python.text and by_rg.summary == by_python.summary
     assert by_rg.summary == f"{sum(1 + n % 3 for n in range(700))} matches in 700 files"
+
+
+@given(st.lists(names, min_size=2, max_size=8))
+def test_the_path_key_orders_paths_part_by_part(paths: list[str]) -> None:
+    assert sorted(paths, key=path_key) == sorted(paths, key=lambda p: tuple(p.split("/")))
