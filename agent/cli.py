@@ -27,6 +27,7 @@ from .sandbox import choose
 from .scripted import ScriptedModel, ScriptTurn
 from .session import Session
 from .settings import Settings
+from .shadow_status import shadow_plan
 from .terminal import Terminal
 from .tools.context import Approval, CommandRequest
 
@@ -106,6 +107,8 @@ def _status(args: argparse.Namespace) -> int:
     print(f"Commands run {_containment(settings)}.")
     if not sandbox.contained:
         print("Every command is asked first.")
+    for line in shadow_plan(args.workspace.resolve(), sandbox).lines():
+        print(line)
     return 0
 
 
