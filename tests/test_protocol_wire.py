@@ -44,7 +44,9 @@ def sent(editor: Editor, method: str) -> list[dict[str, Any]]:
 
     def record(data: dict[str, Any]) -> Any:
         if "jsonrpc" in data and data.get("method") == method and "id" not in data:
-            seen.append(copy.deepcopy(data.get("params")))
+            params = data.get("params")
+            assert isinstance(params, dict), data
+            seen.append(copy.deepcopy(params))
         return structure(data)
 
     protocol.structure_message = record  # type: ignore[method-assign]

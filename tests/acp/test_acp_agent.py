@@ -18,10 +18,11 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from acp import PROTOCOL_VERSION, RequestError, text_block
+from acp.interfaces import Client
 from acp.schema import (
     AllowedOutcome,
     ClientCapabilities,
@@ -109,6 +110,13 @@ class Editor:
         )
 
 
+def as_client(editor: Editor) -> Client:
+    """The editor as the SDK's ``Client``. The SDK answers a request the client has no method
+    for with its default or "method not found"; its Protocol lists every method, of which this
+    client, like an editor, has those it announces."""
+    return cast(Client, editor)
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
@@ -142,7 +150,7 @@ async def run_task(
     """Start the agent, run one prompt; (its stop reason, the process)."""
     argv = ["-m", "lsp_server.cli", "acp", "--base-url", server.base_url, "--model", server.model]
     async with spawn_agent_process(
-        editor, sys.executable, *argv, env=environment(tmp_path), cwd=str(editor.root)
+        as_client(editor), sys.executable, *argv, env=environment(tmp_path), cwd=str(editor.root)
     ) as (conn, process):
         init = await conn.initialize(
             protocol_version=PROTOCOL_VERSION,
@@ -204,6 +212,7 @@ async def test_hunks_are_asked_one_by_one_and_only_the_accepted_reach_the_editor
     assert "util.py: created." in said, "read back through the editor, where it was written"
     assert "answered sooner than a person" not in said
     asked = editor.asked[0][0]
+    assert asked.content is not None and asked.locations is not None
     assert (asked.kind, asked.content[0].type, asked.locations[0].line) == ("edit", "diff", 1)
     assert {"tool_call", "tool_call_update", "agent_message_chunk", "plan"} <= set(editor.kinds())
     plans = [u for u in editor.updates if u.session_update == "plan"]
@@ -289,7 +298,7 @@ async def test_the_root_and_the_home_folder_are_refused(
     editor = Editor(project, answers=[])
     argv = ["-m", "lsp_server.cli", "acp", "--base-url", openai_server.base_url]
     env = {**environment(tmp_path), "HOME": str(project)}
-    async with spawn_agent_process(editor, sys.executable, *argv, env=env) as (conn, _):
+    async with spawn_agent_process(as_client(editor), sys.executable, *argv, env=env) as (conn, _):
         await conn.initialize(protocol_version=PROTOCOL_VERSION)
         for cwd in ("/", str(project), "relative/path"):
             with pytest.raises(RequestError) as refused:
@@ -328,7 +337,7 @@ async def test_the_messages_of_one_task_come_in_the_order_the_protocol_needs(
         f"--model {openai_server.model} | tee {wire}"
     )
     async with spawn_agent_process(
-        editor, "sh", "-c", agent, env=environment(tmp_path), cwd=str(project)
+        as_client(editor), "sh", "-c", agent, env=environment(tmp_path), cwd=str(project)
     ) as (conn, _):
         await conn.initialize(
             protocol_version=PROTOCOL_VERSION,

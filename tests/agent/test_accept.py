@@ -117,7 +117,9 @@ def test_a_change_made_on_disk_before_yes_is_kept_and_the_fix_rebased_onto_it(
     assert "calc.py changed since the agent read it; the changes are rebased" in run.out
     assert run.out.count(QUESTION) == 2, "asked again about the text as it is now"
     assert "Applied. calc.py: accepted: add adds (line 2), rebased onto your changes." in run.out
-    (written,) = History.of(project, project.parent / "state").last().files
+    last = History.of(project, project.parent / "state").last()
+    assert last is not None
+    (written,) = last.files
     assert (written.path, written.before, written.after) == (
         "calc.py",
         users,

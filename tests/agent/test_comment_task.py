@@ -82,7 +82,7 @@ def test_the_model_is_told_where_the_request_was_and_to_leave_it():
 
 
 # Never empty: a lone CR before an empty line's LF would be one CRLF break.
-_LINE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12).map(
+_LINE = st.text(st.characters(blacklist_categories=["Cs"]), max_size=12).map(
     lambda s: re.sub(r"[\r\n]", "", s) or "."
 )
 _BREAK = st.sampled_from(["\n", "\r\n", "\r"])

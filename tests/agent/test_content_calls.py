@@ -120,7 +120,7 @@ def test_any_split_of_the_stream_gives_the_same_parts(cuts):
 
 
 def _joined(parts):
-    out = []
+    out: list[tuple[str, str]] = []
     for state, text in parts:
         if out and out[-1][0] == state:
             out[-1] = (state, out[-1][1] + text)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.events import ModelCalling
+from agent.events import Event, ModelCalling
 from agent.openai_client import OpenAIClient
 from agent.proposal import Ending
 from agent.session import Session
@@ -73,7 +73,7 @@ def test_task_through_the_real_client_and_shadow_copy(project: Path, openai_serv
         trace_dir=str(tmp_path / "traces"),
     )
 
-    events = []
+    events: list[Event] = []
 
     async def work():
         client = OpenAIClient(settings, backoff=0.01)

@@ -205,12 +205,13 @@ def test_what_landed_holds_only_the_accepted_hunks_never_the_persons_typing():
 
 
 def test_what_landed_of_file_operations_says_whether_they_happened():
+    nothing: dict[str, str] = {}
     created = ProposedChange("n.py", None, "new\n", ("add",))
-    assert what_landed(created, {}.get) is None
+    assert what_landed(created, nothing.get) is None
     assert what_landed(created, {"n.py": "new\n"}.get) == FileChange("n.py", None, "new\n")
     deleted = ProposedChange("o.py", "old\n", None, ("drop",))
     assert what_landed(deleted, {"o.py": "old\n"}.get) is None
-    assert what_landed(deleted, {}.get) == FileChange("o.py", "old\n", None)
+    assert what_landed(deleted, nothing.get) == FileChange("o.py", "old\n", None)
     moved = ProposedChange("b.py", BEFORE, AFTER, ("move",), source="a.py")
     assert what_landed(moved, {"a.py": BEFORE}.get) is None
     assert what_landed(moved, {"b.py": BEFORE}.get) == FileChange("b.py", BEFORE, BEFORE, "a.py")

@@ -11,6 +11,7 @@ and any new text, with and without the engine's replaced spans.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 import hypothesis.strategies as st
 import pytest
@@ -29,7 +30,13 @@ class OneByOne(StagedText):
     """The reference: ``change`` as ``replace`` of each region from the last, each
     ``replace`` against the whole current text and every hunk."""
 
-    def change(self, after, description, spans=None, written=None):  # type: ignore[no-untyped-def]
+    def change(
+        self,
+        after: str,
+        description: str,
+        spans: Sequence[tuple[int, int]] | None = None,
+        written: Sequence[tuple[int, int]] | None = None,
+    ) -> None:
         current = self.text()
         for start, end, new in reversed(line_regions(current, after, spans, written)):
             self.replace(start, end, new, description)
@@ -121,7 +128,7 @@ def rewrites(draw: st.DrawFn, lines: list[str]) -> tuple[str, list[tuple[int, in
         cursor = end
     out += lines[cursor:]
     text = "".join(out)
-    return text, spans if spans and draw(st.booleans()) else None
+    return text, spans if bool(spans) and draw(st.booleans()) else None
 
 
 @st.composite

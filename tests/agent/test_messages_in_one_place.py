@@ -26,7 +26,7 @@ import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import pytest
 
@@ -106,7 +106,7 @@ def _text_arguments(node: ast.AST, namespace: dict[str, Any]) -> list[ast.AST]:
 _TEXT = {"text", "message"}
 
 
-def _is_str(node: ast.AST) -> bool:
+def _is_str(node: ast.AST) -> TypeGuard[ast.Constant]:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 

@@ -438,5 +438,8 @@ async def test_the_server_speaks_openai_to_the_sdk(openai_server: ScriptedServer
     assert [m.id for m in models.data] == ["scripted"]
     message = completion.choices[0].message
     assert message.content == "Hi."
-    assert message.tool_calls and message.tool_calls[0].function.arguments == '{"summary": "ok"}'
+    assert message.tool_calls
+    call = message.tool_calls[0]
+    assert isinstance(call, openai.types.chat.ChatCompletionMessageFunctionToolCall)
+    assert call.function.arguments == '{"summary": "ok"}'
     assert completion.choices[0].finish_reason == "tool_calls"

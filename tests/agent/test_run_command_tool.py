@@ -49,6 +49,7 @@ def ctx(tmp_path: Path) -> Iterator[ToolContext]:
     """A context whose commands run in bubblewrap."""
     ctx = context(tmp_path, sandboxed=True)
     runner = ctx.runner
+    assert runner is not None
     yield ctx
     runner.close()
 
@@ -58,6 +59,7 @@ def bare(tmp_path: Path) -> Iterator[ToolContext]:
     """A context with no sandbox."""
     ctx = context(tmp_path, sandboxed=False)
     yield ctx
+    assert ctx.runner is not None
     ctx.runner.close()
 
 
@@ -125,6 +127,7 @@ def test_declined_command_does_not_run(ctx: ToolContext):
         "to run it and tell you the result."
     )
     assert caught.value.reason == "declined"
+    assert isinstance(ctx.runner, ShadowRunner)
     assert ctx.runner.shadow is None  # nothing ran: the copy was never made
 
 

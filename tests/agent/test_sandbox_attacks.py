@@ -238,6 +238,18 @@ def context(victim: Victim, sandbox: Sandbox, answer: Approval) -> ToolContext:
     return ToolContext(overlay, settings, runner=runner, approve=Approver(answer))
 
 
+def runner_of(ctx: ToolContext) -> ShadowRunner:
+    """The context's runner, a ``ShadowRunner`` (as ``context`` makes it)."""
+    assert isinstance(ctx.runner, ShadowRunner)
+    return ctx.runner
+
+
+def asked_of(ctx: ToolContext) -> list[CommandRequest]:
+    """What the context's ``Approver`` was asked, in order."""
+    assert isinstance(ctx.approve, Approver)
+    return ctx.approve.requests
+
+
 def run(ctx: ToolContext, command: str) -> str:
     """What the model reads back: the tool's text, or its refusal."""
     try:
@@ -287,14 +299,16 @@ def test_staged_code_run_in_the_sandbox_harms_nothing(victim: Victim, vehicle: s
     stage(ctx, files(victim.attack()))
     try:
         output = run(ctx, command)
-        report_file = ctx.runner.shadow.find("attack-report.txt")
+        shadow = runner_of(ctx).shadow
+        assert shadow is not None
+        report_file = shadow.find("attack-report.txt")
         assert report_file is not None
         report = report_file.read_text()
     finally:
-        ctx.runner.close()
+        runner_of(ctx).close()
     assert report.startswith(RAN) and report.endswith("done\n"), output  # it really ran
     output += report
-    assert ctx.approve.requests == []  # allowlisted: nobody was asked
+    assert asked_of(ctx) == []  # allowlisted: nobody was asked
     victim.assert_unharmed(output)
 
 
@@ -306,9 +320,9 @@ def test_without_a_sandbox_staged_code_is_asked_first_and_declined(victim: Victi
     try:
         output = run(ctx, command)
     finally:
-        ctx.runner.close()
+        runner_of(ctx).close()
     assert output.startswith("refused: The user declined to run"), output
-    (request,) = ctx.approve.requests
+    (request,) = asked_of(ctx)
     assert request.argv == shlex.split(command)
     assert not request.sandboxed and not request.may_always
     assert "unsandboxed" in request.question() and "your user's rights" in request.question()
@@ -336,8 +350,8 @@ def test_arguments_of_commands_cannot_reach_out_of_the_sandbox(victim: Victim):
     try:
         outputs = [run(ctx, command) for command in argument_attacks(victim)]
     finally:
-        ctx.runner.close()
-    asked = [request.command for request in ctx.approve.requests]
+        runner_of(ctx).close()
+    asked = [request.command for request in asked_of(ctx)]
     assert asked == [
         f"git diff --output={victim.outside}/keep.txt",
         "rm -rf build",
@@ -352,11 +366,11 @@ def test_without_a_sandbox_arguments_leaving_the_workspace_are_refused(victim: V
     try:
         outputs = {command: run(ctx, command) for command in argument_attacks(victim)}
     finally:
-        ctx.runner.close()
+        runner_of(ctx).close()
     readers = [c for c in outputs if c.split()[0] in ("cat", "head", "git")]
     for command in readers:
         assert "outside the workspace" in outputs[command], (command, outputs[command])
-    asked = [request.command for request in ctx.approve.requests]
+    asked = [request.command for request in asked_of(ctx)]
     assert asked == [c for c in outputs if c not in readers]  # asked, and declined
     victim.assert_unharmed("\n".join(outputs.values()))
 
@@ -367,6 +381,6 @@ def test_an_approved_rm_of_the_build_output_without_a_sandbox_spares_the_real_on
     try:
         output = run(ctx, "rm -rf build")
     finally:
-        ctx.runner.close()
+        runner_of(ctx).close()
     assert output == "$ rm -rf build\n[exit code 0]"
     assert (victim.workspace / "build/artifact.bin").read_text() == "built by the user\n"

@@ -19,6 +19,7 @@ import asyncio
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,13 @@ from agent.tools.context import Approval, ToolContext
 from agent.workspace import Overlay, ToolError
 from tests.agent.overlay_support import git
 from tests.agent.sandboxes import NONE, bubblewrap
-from tests.agent.test_sandbox_attacks import RUNNER_PACKAGES, Approver, make_venv_with_pytest
+from tests.agent.test_sandbox_attacks import (
+    RUNNER_PACKAGES,
+    Approver,
+    asked_of,
+    make_venv_with_pytest,
+    runner_of,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -95,7 +102,7 @@ def project(root: Path, attack: str) -> Path:
     return root
 
 
-LOW_SETTINGS = {
+LOW_SETTINGS: dict[str, Any] = {
     "sandbox_processes": 64,
     "sandbox_memory_mb": 512,
     "sandbox_file_mb": 256,
@@ -134,13 +141,13 @@ def test_a_staged_test_exhausting_a_resource_ends_saying_which_limit(tmp_path: P
     try:
         output = run(ctx, "pytest -q -x -p no:cacheprovider test_attack.py")
     finally:
-        ctx.runner.close()
+        runner_of(ctx).close()
     took = time.monotonic() - began
     assert took < TIMEOUT / 2, f"{attack} ran {took:.0f} s: {output[-2000:]}"
     assert "timed out" not in output
     for words in said:
         assert words in output, output[-3000:]
-    assert ctx.approve.requests == []  # pytest is allowlisted in the sandbox
+    assert asked_of(ctx) == []  # pytest is allowlisted in the sandbox
     # the machine is as it was: this process can still start processes and allocate
     assert os.system("true") == 0
     assert len(bytearray(64 * MIB)) == 64 * MIB
@@ -154,9 +161,9 @@ def test_without_a_sandbox_it_is_asked_first_and_declined(tmp_path: Path, attack
     try:
         output = run(ctx, "pytest -q test_attack.py")
     finally:
-        ctx.runner.close()
+        runner_of(ctx).close()
     assert output.startswith("refused: The user declined to run"), output
-    (request,) = ctx.approve.requests
+    (request,) = asked_of(ctx)
     assert "unsandboxed" in request.question()
 
 
@@ -180,7 +187,7 @@ def test_the_default_limits_let_a_suite_run(tmp_path: Path):
     try:
         output = run(ctx, "pytest -q -p no:cacheprovider")
     finally:
-        ctx.runner.close()
+        runner_of(ctx).close()
     assert "4 passed" in output, output
     assert "[sandbox:" not in output
 

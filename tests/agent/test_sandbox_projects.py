@@ -17,8 +17,9 @@ from agent.commands import ShadowRunner
 from agent.settings import Settings
 from agent.tools.context import CommandResult
 from agent.workspace import Overlay
+from tests.agent.overlay_support import git
 from tests.agent.sandboxes import bubblewrap
-from tests.agent.test_sandbox_attacks import RUNNER_PACKAGES, git, make_venv_with_pytest
+from tests.agent.test_sandbox_attacks import RUNNER_PACKAGES, make_venv_with_pytest
 
 pytestmark = pytest.mark.slow
 
@@ -59,6 +60,7 @@ def test_a_python_project_with_its_own_virtualenv(tmp_path: Path):
         passing = run(runner, ["pytest", "-q"], settings)
         assert passing.exit_code == 0 and "1 passed" in passing.output, passing.output
         unittest = run(runner, ["python", "-c", "import money, sys; print(sys.prefix)"], settings)
+        assert runner.shadow is not None
         assert unittest.output == f"{runner.shadow.root}/.venv\n"
         status = run(runner, ["git", "status", "--short"], settings)
         assert status.output == " M shop/prices.py\n"

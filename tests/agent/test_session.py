@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from agent.conversation import ModelTurn
-from agent.events import TaskEnded, ToolStarted
+from agent.events import Event, TaskEnded, ToolStarted
 from agent.messages import PATCH_IN_ANSWER
 from agent.model import ModelUnreachable
 from agent.proposal import Ending
@@ -64,7 +64,7 @@ def test_finished_task_proposes_changes_and_leaves_files_alone(project: Path):
             turn(("finish", {"summary": "add now adds."})),
         ]
     )
-    events = []
+    events: list[Event] = []
     proposal = asyncio.run(session(project, model).run("fix add", on_event=events.append))
     assert proposal.end.ending == Ending.FINISHED
     assert proposal.summary == "add now adds."
@@ -83,6 +83,7 @@ def test_finished_task_proposes_changes_and_leaves_files_alone(project: Path):
 def test_trace_has_every_step_and_the_ending(project: Path):
     model = ScriptedModel([turn(("edit", FIX)), turn(("finish", {"summary": "done"}))])
     proposal = asyncio.run(session(project, model).run("fix add"))
+    assert proposal.trace is not None
     entries = read_trace(proposal.trace)
     assert [e["type"] for e in entries] == ["task", "step", "step", "end"]
     step = entries[1]
@@ -96,6 +97,7 @@ def test_trace_has_every_step_and_the_ending(project: Path):
 def test_a_trace_replays_to_the_same_proposal(project: Path):
     model = ScriptedModel([turn(("edit", FIX)), turn(("finish", {"summary": "done"}))])
     first = asyncio.run(session(project, model).run("fix add"))
+    assert first.trace is not None
     replayed = asyncio.run(session(project, ScriptedModel.from_trace(first.trace)).run("fix add"))
     assert replayed.changes == first.changes
 
@@ -191,6 +193,7 @@ def test_cancelling_keeps_the_overlay_and_a_partial_proposal(project: Path):
 
     partial = s.proposal(RunEnd(Ending.CANCELLED, "Cancelled."))
     assert [c.after for c in partial.changes] == [CALC.replace("-", "+")]
+    assert partial.trace is not None
     entries = read_trace(partial.trace)
     assert entries[-1]["ending"] == "cancelled"
 

@@ -90,10 +90,23 @@ class _Transcript(list):
         return "".join(self)
 
 
+def shown_so_far(child: pexpect.spawn) -> str:
+    """What the terminal has shown (``spawn`` keeps it in a ``_Transcript``)."""
+    transcript = child.logfile_read
+    assert isinstance(transcript, _Transcript)
+    return transcript.text
+
+
+def matched(child: pexpect.spawn, group: int) -> str:
+    """A group of what the last ``expect`` matched."""
+    assert isinstance(child.match, re.Match), child.match
+    return child.match.group(group)
+
+
 def finish(child: pexpect.spawn) -> tuple[int | None, str]:
     child.expect(pexpect.EOF)
     child.close()
-    return child.exitstatus, child.logfile_read.text
+    return child.exitstatus, shown_so_far(child)
 
 
 def test_the_status_line_shows_thinking_writing_and_waiting_with_the_time(project: Path):
@@ -140,7 +153,7 @@ def test_the_answer_is_seen_as_it_streams_before_its_line_ends(project: Path):
     ) as server:
         child = spawn(project, server)
         child.expect(re.escape("│ I will look at c"))
-        early = screen(child.logfile_read.text)
+        early = screen(shown_so_far(child))
         child.expect(r"\[1\] Reading calc\.py")
         status, shown = finish(child)
 
@@ -170,7 +183,7 @@ def test_waiting_for_the_endpoint_then_ctrl_c_cancels_cleanly(project: Path):
         child.expect(seen("waiting for the endpoint ", r"1\.\d s"))  # the clock moves
         child.sendintr()
         child.expect(r"Cancelled\. Nothing was written\. The trace is (\S+)\.")
-        trace = Path(child.match.group(1))
+        trace = Path(matched(child, 1))
         status, shown = finish(child)
 
     assert status == 130
@@ -187,7 +200,7 @@ def test_a_failing_command_gets_a_cross_not_a_tick(project: Path):
         child = spawn(project, server)
         child.expect(r"\[1\] Running python3 -m unittest")
         child.expect(seen("    ", r"(\S)", r" python3: FAILED \(failures=1\)"))
-        mark = child.match.group(1)
+        mark = matched(child, 1)
         child.expect("Task finished")
         status, _ = finish(child)
 

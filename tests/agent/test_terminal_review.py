@@ -313,7 +313,7 @@ def decisions(draw: st.DrawFn) -> tuple[str, tuple[Hunk, ...], list[bool], str]:
         if not any(h.start < starts[i + 1] and starts[i] < h.end for h in hunks)
     ]
     theirs = base
-    if free and draw(st.booleans()):
+    if bool(free) and draw(st.booleans()):
         mine = draw(st.sampled_from(free))
         line = split_lines(base)[mine]
         theirs = base[: starts[mine]] + line.replace("line", "mine") + base[starts[mine + 1] :]

@@ -11,9 +11,10 @@ import pytest
 
 from agent.calls import Caller
 from agent.conversation import ToolCall
+from agent.model import ToolSpec
 from agent.settings import Settings
 from agent.tools import default_tools
-from agent.tools.base import ToolResult, ToolSpec
+from agent.tools.base import ToolResult
 from agent.tools.context import ToolContext
 from agent.workspace import Overlay
 

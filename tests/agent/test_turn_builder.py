@@ -13,7 +13,7 @@ from agent.turn_builder import TurnBuilder
 
 DECLARED = {"view_file", "edit", "finish"}
 
-words = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30)
+words = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30)
 arguments = st.dictionaries(st.sampled_from(["path", "old", "new", "summary"]), words, max_size=3)
 calls = st.lists(st.tuples(st.sampled_from(sorted(DECLARED)), arguments), min_size=1, max_size=3)
 STYLES = ["openai", "shared-index", "shared-index-no-ids", "name-in-every-piece", "sglang"]

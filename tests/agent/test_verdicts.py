@@ -25,8 +25,9 @@ from agent.session import Session
 from agent.settings import Settings
 from agent.trace import read_trace
 from agent.verdicts import Status
+from tests.agent.overlay_support import git
 from tests.agent.sandboxes import bubblewrap
-from tests.agent.test_sandbox_attacks import RUNNER_PACKAGES, git, make_venv_with_pytest
+from tests.agent.test_sandbox_attacks import RUNNER_PACKAGES, make_venv_with_pytest
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import task_sent
 
@@ -126,6 +127,7 @@ def test_a_proposal_whose_tests_pass_carries_the_models_run_and_the_baseline(
     assert "3 passed on the proposed change; run by the model, sandboxed (bubblewrap" in line
     assert "on the untouched workspace: 2 failed, 1 passed" in line
     assert snapshot(python_project) == before
+    assert proposal.trace is not None
     entries = [e for e in read_trace(proposal.trace) if e["type"] == "tests"]
     assert [e["on"] for e in entries] == ["proposal"]
     assert entries[0]["verdicts"][0]["run"]["state"] == verdict.run.state
@@ -192,6 +194,7 @@ def test_partial_accepts_are_checked_before_anything_is_written(
         (change,) = proposal.changes
         assert len(change.hunks) == 2
         argvs = [v.argv for v in proposal.tests]
+        assert change.before is not None
         only_add = apply(change.before, [change.hunks[0]])
         broken = await session.check_accepted(argvs, {"calc.py": only_add}, rejected=1, hunks=2)
         both = await session.check_accepted(argvs, {"calc.py": change.after}, rejected=0, hunks=2)
@@ -207,6 +210,7 @@ def test_partial_accepts_are_checked_before_anything_is_written(
     assert "on what you accepted (1 of 2 hunks rejected)" in broken.line()
     assert only(both).status is Status.PASSED
     assert snapshot(python_project) == before
+    assert proposal.trace is not None
     entries = [e for e in read_trace(proposal.trace) if e["type"] == "tests"]
     assert [e["on"] for e in entries] == ["proposal", "accepted", "accepted"]
 

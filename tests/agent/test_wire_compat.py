@@ -16,7 +16,7 @@ from agent.conversation import ToolCall, Usage
 from agent.events import ModelText, ModelThinking, ModelWriting, ToolFinished
 from agent.model import Delta, ModelContentFiltered, ModelTimedOut
 from agent.openai_client import OpenAIClient
-from agent.proposal import Ending
+from agent.proposal import Ending, Proposal
 from agent.session import Session
 from agent.settings import Settings
 from tests.agent.test_openai_client import TOOLS, client, complete
@@ -262,10 +262,10 @@ async def test_a_content_filter_stop_is_reported_as_such(openai_server):
     assert len(openai_server.completions) == 1  # not retried
 
 
-def run_task(server: ScriptedServer, project: Path, traces: Path, events: list) -> object:
+def run_task(server: ScriptedServer, project: Path, traces: Path, events: list) -> Proposal:
     settings = Settings(model=server.model, base_url=server.base_url, trace_dir=str(traces))
 
-    async def work():
+    async def work() -> Proposal:
         model = OpenAIClient(settings, backoff=0.01)
         session = Session(project, model, settings)
         try:

@@ -52,10 +52,11 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from harness import expect, parser, run
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from agent.events import StepStarted, ToolFinished
 from agent.openai_client import tool_payload
@@ -66,6 +67,7 @@ from agent.settings import Settings
 from agent.shadow import ShadowCopy
 from agent.tools import default_tools
 from agent.tools.grep import find_ripgrep
+from tests.bench.harness import expect, parser, run
 
 DEFAULT_REPEAT = 3
 PACKAGES, MODULES, FILES = 50, 10, 10  # 5,000 source files
@@ -186,7 +188,7 @@ def measure_setup(root: Path, paths: list[str], repeat: int) -> dict[str, float]
         expect("node_modules" in shadow.links, "node_modules was copied, not linked")
         with tempfile.TemporaryDirectory() as scratch:
             target = Path(scratch) / "copy"
-            copies.append(timed(lambda t=target: shutil.copytree(root, t, ignore=ignore))[0])
+            copies.append(timed(partial(shutil.copytree, root, target, ignore=ignore))[0])
     return {"set-up": median_ms(setups), "copytree baseline": median_ms(copies)}
 
 
@@ -284,7 +286,9 @@ def _step_times(root: Path, tool: str, paths: list[str]) -> list[float]:
 
     proposal = asyncio.run(session.run("bench", on_event=on_event))
     starts.append(time.perf_counter())
-    session.ctx.runner.close()
+    runner = session.ctx.runner
+    assert runner is not None
+    runner.close()
     shutil.rmtree(settings.trace_dir, ignore_errors=True)
     ending = proposal.end.ending
     expect(ending == Ending.FINISHED, f"{tool} session ended {ending.name}")
@@ -309,7 +313,7 @@ def steps_section(args: argparse.Namespace) -> None:
             samples = [_step_times(root, tool, paths) for _ in range(args.repeat)]
             step = median_ms([s for run in samples for s in run])
             bare = _baseline(tool, root, paths)
-            bare_ms = median_ms([timed(lambda i=i, op=bare: op(i))[0] for i in range(STEPS)])
+            bare_ms = median_ms([timed(partial(bare, i))[0] for i in range(STEPS)])
             print(f"{tool:<14}{step:>10.2f}{bare_ms:>10.2f}{step / bare_ms:>8.1f}x")
 
 

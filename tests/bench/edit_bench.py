@@ -54,11 +54,13 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
-import harness
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from editing import EditError, Level, apply_edit
 from editing.patch import UpdateFile, apply_patch, parse_patch
+from tests.bench import harness
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 DEFAULT_REPEAT = 51
@@ -157,7 +159,7 @@ def _curly(lines: list[str]) -> list[str]:
     """Smart quotes as a prettifier makes them: opening after a blank or ``f``."""
     out = []
     for line in lines:
-        chars = []
+        chars: list[str] = []
         for char in line:
             before = chars[-1] if chars else " "
             if char != '"':

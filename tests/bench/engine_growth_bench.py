@@ -49,13 +49,16 @@ Run: ``.venv/bin/python tests/bench/engine_growth_bench.py [--repeat N] [--scale
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-import harness
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from editing import EditError, Level, apply_edit
-from editing.patch import apply_patch
+from editing import EditError, EditResult, Level, apply_edit
+from editing.patch import PatchResult, apply_patch
+from tests.bench import harness
 
 DEFAULT_REPEAT = 9
 
@@ -102,7 +105,7 @@ def patch_input(chunks: int, path: str = "gen.py") -> tuple[str, str, str]:
 def patch_row(chunks: int) -> Row:
     text, patch, expected = patch_input(chunks)
 
-    def engine() -> object:
+    def engine() -> PatchResult:
         return apply_patch(patch, lambda path: text if path == "gen.py" else None)
 
     def baseline() -> object:
@@ -182,7 +185,7 @@ def long_old_input(lines: int, functions: int) -> tuple[str, str, str, str]:
 def long_old_row(lines: int) -> Row:
     text, old, new, expected = long_old_input(lines, 3 * lines)
 
-    def engine() -> object:
+    def engine() -> EditResult:
         return apply_edit(text, old, new, path="long.py")
 
     def baseline() -> object:
@@ -205,7 +208,7 @@ def replace_all_row(lines: int) -> Row:
     text = "\n".join(file_lines) + "\n"
     expected = text.replace(f"= {old}\n", f"= {new}\n")
 
-    def engine() -> object:
+    def engine() -> EditResult:
         return apply_edit(text, old, new, replace_all=True, path="many.py")
 
     # str.replace would also change the copies of new: the least honest work
@@ -250,7 +253,7 @@ def ambiguous_row(lines: int, *, indented: bool) -> Row:
         old = f"{line}\n"
         places = lines
 
-    def engine() -> object:
+    def engine() -> EditError:
         return _refusal(text, old)
 
     def baseline() -> object:

@@ -63,7 +63,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,10 +74,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from harness import WrongResult, expect, median_ns, parser, positive, run  # noqa: E402
 from lsprotocol import converters, types  # noqa: E402
-from pytest_lsp import LanguageClient  # noqa: E402
-from pytest_lsp.client import make_test_lsp_client  # noqa: E402
 
 from agent.conversation import Usage  # noqa: E402
 from agent.hunks import Hunk, StagedText  # noqa: E402
@@ -86,7 +83,17 @@ from agent.workspace import Overlay  # noqa: E402
 from lsp_server import positions, workspace_edit  # noqa: E402
 from lsp_server.documents import uri_of  # noqa: E402
 from lsp_server.progress import STEP_NOTIFICATION  # noqa: E402
-from tests.lsp.editor import SERVER, Editor, command, settings_for, start, stop  # noqa: E402
+from tests.bench.harness import WrongResult, expect, median_ns, parser, positive, run  # noqa: E402
+from tests.lsp.editor import (  # noqa: E402
+    SERVER,
+    Editor,
+    EditorClient,
+    command,
+    new_text,
+    settings_for,
+    start,
+    stop,
+)
 from tests.support.openai_server import Call, Reply, ScriptedServer, Turn  # noqa: E402
 
 DEFAULT_REPEAT = 11
@@ -195,13 +202,15 @@ def check_edit(edit: types.WorkspaceEdit, root: Path) -> None:
         expect(apply(module(f), document.edits) == edited(f), f"file {f}: wrong after text")
 
 
-def apply(text: str, edits: list[Any]) -> str:
+def apply(
+    text: str, edits: Sequence[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit]
+) -> str:
     starts = positions.line_starts(text)
     spans = [
         (
             positions.offset(text, e.range.start, UTF16, starts),
             positions.offset(text, e.range.end, UTF16, starts),
-            e.new_text,
+            new_text(e),
         )
         for e in edits
     ]
@@ -301,18 +310,18 @@ class Stamps:
         self.applied.clear()
 
 
-def stamping_client(stamps: Stamps) -> LanguageClient:
+def stamping_client(stamps: Stamps) -> EditorClient:
     """pytest-lsp's client answering applyEdit with the ``Editor``, stamping what arrives.
 
     Its own handlers rather than ``make_client``'s: the stamp is taken as the
     request reaches the handler, before the editor applies anything.
     """
-    client = make_test_lsp_client()
-    client.editor = None  # ``start`` sets it
+    client = EditorClient()  # ``start`` sets its editor
 
     @client.feature(types.WORKSPACE_APPLY_EDIT)
     def apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
         stamps.applied.append(time.monotonic())
+        assert client.editor is not None, "``start`` sets it before anything is asked"
         return client.editor.apply(params)
 
     @client.feature(STEP_NOTIFICATION)
@@ -327,7 +336,7 @@ def stamping_client(stamps: Stamps) -> LanguageClient:
 class Connection:
     """A server process, the client driving it as an editor, and the model it uses."""
 
-    client: LanguageClient
+    client: EditorClient
     editor: Editor
     model: TimedModel
     stamps: Stamps

@@ -36,15 +36,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import engine_growth_bench as engine_bench
-import harness
-
 from agent.settings import Settings
 from agent.tools import apply_patch, edit
 from agent.tools.context import ToolContext
 from agent.workspace import Overlay
 from editing import apply_edit
 from editing.patch import apply_patch as engine_apply_patch
+from tests.bench import engine_growth_bench as engine_bench
+from tests.bench import harness
 
 DEFAULT_REPEAT = 5
 PATH = "gen.py"

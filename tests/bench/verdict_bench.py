@@ -39,14 +39,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import harness
-
 from agent.commands import ShadowRunner
 from agent.sandbox import choose
 from agent.settings import Settings
 from agent.tools.context import ToolContext
 from agent.verdicts import Status, TestLedger, check_accepted, check_proposal
 from agent.workspace import Overlay
+from tests.bench import harness
 
 DEFAULT_REPEAT = 5
 SIZES = (10, 100, 1000)  # tests in the suite

@@ -26,12 +26,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import openai
-from harness import expect, median_ns, parser, positive, run
 
 from agent.model import ToolSpec
 from agent.openai_client import OpenAIClient
 from agent.settings import Settings
 from agent.turn_builder import TurnBuilder
+from tests.bench.harness import expect, median_ns, parser, positive, run
 from tests.support.openai_server import Recorded, ScriptedServer
 
 DEFAULT_REPEAT = 7

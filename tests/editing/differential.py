@@ -133,7 +133,7 @@ def changed_line(draw: st.DrawFn, line: str) -> str:
     """``line`` with one token changed, trailing blanks dropped."""
     body = line.rstrip()
     tokens = [name for name in NAMES + NUMBERS if name in body]
-    if tokens and draw(st.booleans()):
+    if bool(tokens) and draw(st.booleans()):
         token = draw(st.sampled_from(tokens))
         replacement = draw(st.sampled_from(["renamed", "7", "other_name", "None"]))
         return body.replace(token, replacement, 1)

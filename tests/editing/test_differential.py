@@ -164,7 +164,7 @@ def test_a_patch_replaces_its_regions_or_is_refused(data: st.DataObject) -> None
         assume(start >= cursor)  # chunks quote lines in file order, none twice
         anchors = [i for i in range(cursor, start) if file.lines[i].strip()]
         cursor = end
-        if anchors and data.draw(st.booleans()):
+        if bool(anchors) and data.draw(st.booleans()):
             body.append("@@ " + file.lines[data.draw(st.sampled_from(anchors))].strip())
         elif index or data.draw(st.booleans()):
             body.append("@@")

@@ -102,13 +102,13 @@ def _line_with(line: str, spans: list[tuple[int, int]], texts: list[str]) -> str
     return line
 
 
-def _piece_drift(draw: st.DrawFn, piece: str, new: str) -> tuple[str, str, str | None]:
+def _piece_drift(data: st.DataObject, piece: str, new: str) -> tuple[str, str, str | None]:
     names = ["blanks"]
     if ('"' in piece or "'" in piece) and not set(piece) & set("“”"):
         names.append("curly")
     if set(piece) & set("“”"):
         names.append("plain")
-    name = draw(st.sampled_from([None, None, *names]))
+    name = data.draw(st.sampled_from([None, None, *names]))
     if name == "blanks":
         return piece + "  ", new + "  ", name
     if name == "curly":
@@ -140,7 +140,7 @@ def test_edits_of_one_line_replace_their_pieces_or_are_refused(data: st.DataObje
     for start, end in spans:
         piece = line[start:end]
         new = data.draw(st.sampled_from([r for r in REPLACEMENTS if r != piece]), label="new")
-        old, quoted_new, drift = _piece_drift(data.draw, piece, new)
+        old, quoted_new, drift = _piece_drift(data, piece, new)
         assume(old.strip() and (new or drift is None))
         edits.append(Edit(old, quoted_new))
         news.append(new)

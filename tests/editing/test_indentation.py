@@ -3,27 +3,33 @@
 from editing.indentation import IndentMap, infer
 
 
+def inferred(pairs: list[tuple[str, str]]) -> IndentMap:
+    found = infer(pairs)
+    assert found is not None, pairs
+    return found
+
+
 def test_same_indentation_is_identity():
-    assert infer([("    ", "    "), ("", "")]).is_identity
+    assert inferred([("    ", "    "), ("", "")]).is_identity
 
 
 def test_offset_deeper_and_shallower():
-    deeper = infer([("        ", "    "), ("            ", "        ")])
+    deeper = inferred([("        ", "    "), ("            ", "        ")])
     assert deeper == IndentMap(remove="    ", add="")
     assert deeper.apply("                ") == "            "
     assert deeper.apply("  ") is None
-    shallower = infer([("", "    "), ("    ", "        ")])
+    shallower = inferred([("", "    "), ("    ", "        ")])
     assert shallower.apply("  ") == "      "
 
 
 def test_spaces_to_tabs_by_level():
-    found = infer([("    ", "\t"), ("        ", "\t\t")])
+    found = inferred([("    ", "\t"), ("        ", "\t\t")])
     assert found.apply("            ") == "\t\t\t"
     assert found.apply("      ") == "\t  "
 
 
 def test_tabs_to_spaces():
-    found = infer([("\t", "  "), ("\t\t", "    ")])
+    found = inferred([("\t", "  "), ("\t\t", "    ")])
     assert found.apply("\t\t\t") == "      "
 
 

@@ -3,11 +3,17 @@
 from editing.line_numbers import detect, strip_request
 
 
+def style_of(text: str) -> str:
+    style = detect(text)
+    assert style is not None, text
+    return style.name
+
+
 def test_styles():
-    assert detect("    12→a\n    13→b\n").name == "arrow"
-    assert detect("12: a\n13: b\n").name == "colon"
-    assert detect("    12\ta\n    13\tb\n").name == "tab"
-    assert detect("  12 | a\n  13 | b\n").name == "pipe"
+    assert style_of("    12→a\n    13→b\n") == "arrow"
+    assert style_of("12: a\n13: b\n") == "colon"
+    assert style_of("    12\ta\n    13\tb\n") == "tab"
+    assert style_of("  12 | a\n  13 | b\n") == "pipe"
 
 
 def test_not_a_view():
@@ -17,16 +23,20 @@ def test_not_a_view():
 
 
 def test_blank_lines_may_lack_the_prefix():
-    assert detect("3→a\n\n5→b\n").name == "arrow"
+    assert style_of("3→a\n\n5→b\n") == "arrow"
 
 
 def test_strip_old_and_new():
-    old, new, style = strip_request("7: x = 1\n8:     y\n", "7: x = 2\n8:     y\n")
+    stripped = strip_request("7: x = 1\n8:     y\n", "7: x = 2\n8:     y\n")
+    assert stripped is not None
+    old, new, style = stripped
     assert (old, new, style.name) == ("x = 1\n    y\n", "x = 2\n    y\n", "colon")
 
 
 def test_new_written_without_prefixes_is_kept():
-    assert strip_request("7→x = 1\n", "x = 2\n")[1] == "x = 2\n"
+    stripped = strip_request("7→x = 1\n", "x = 2\n")
+    assert stripped is not None
+    assert stripped[1] == "x = 2\n"
 
 
 def test_new_with_some_colon_prefixes_is_not_guessed():

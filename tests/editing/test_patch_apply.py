@@ -36,6 +36,13 @@ def after(text: str, files: dict[str, str]) -> dict[str, str | None]:
     return apply_patch(text, files.get).files
 
 
+def written(text: str, files: dict[str, str], path: str) -> str:
+    """The new text of ``path`` once the patch is applied (neither deleted nor moved away)."""
+    new = after(text, files)[path]
+    assert new is not None, f"{path} is gone"
+    return new
+
+
 def refused(text: str, files: dict[str, str]) -> EditError:
     return refusal(apply_patch, text, files.get)
 
@@ -70,7 +77,7 @@ def test_anchor_selects_the_block():
         "-            return",
         "+            raise ValueError(item)",
     )
-    result = after(text, {"shop.py": SHOP})["shop.py"]
+    result = written(text, {"shop.py": SHOP}, "shop.py")
     expected_tail = "    def remove(self, item):\n        if item is None:\n            raise ValueError(item)\n"
     assert expected_tail in result
     assert result.count("            return\n") == 1
@@ -84,7 +91,7 @@ def test_nested_anchors_class_then_method():
         "-        self.items.remove(item)",
         "+        self.items.discard(item)",
     )
-    assert "self.items.discard(item)" in after(text, {"shop.py": SHOP})["shop.py"]
+    assert "self.items.discard(item)" in written(text, {"shop.py": SHOP}, "shop.py")
 
 
 def test_anchor_prefix_stops_at_a_word_boundary():
@@ -122,7 +129,7 @@ def test_end_of_file_chunk_matches_the_last_lines():
 
 def test_lines_added_after_an_anchor_go_right_after_it():
     text = patch("*** Update File: shop.py", "@@ def total(cart):", '+    """Sum of the prices."""')
-    result = after(text, {"shop.py": SHOP})["shop.py"]
+    result = written(text, {"shop.py": SHOP}, "shop.py")
     assert 'def total(cart):\n    """Sum of the prices."""\n    if cart is None:' in result
 
 
@@ -144,7 +151,7 @@ def test_chunk_with_drifted_indentation():
         "-    return 0",
         "+    return None",
     )
-    result = after(text, {"shop.py": SHOP})["shop.py"]
+    result = written(text, {"shop.py": SHOP}, "shop.py")
     assert "    if cart is None:\n        return None\n" in result
     assert apply_patch(text, {"shop.py": SHOP}.get).level == Level.INDENTATION
 
@@ -166,7 +173,7 @@ def test_context_lines_keep_trailing_blanks_and_crlf():
 
 def test_resent_chunk_is_already_applied():
     text = patch("*** Update File: shop.py", "@@", "-    if cart is None:", "+    if not cart:")
-    applied = after(text, {"shop.py": SHOP})["shop.py"]
+    applied = written(text, {"shop.py": SHOP}, "shop.py")
     error = refused(text, {"shop.py": applied})
     assert error.reason == Reason.ALREADY_APPLIED
     assert "chunk 1 of 1 is already in the file at line 14:" in error.message
@@ -180,7 +187,7 @@ def test_resent_insertion_is_already_applied():
         "         return 0",
         "+    cart.validate()",
     )
-    applied = after(text, {"shop.py": SHOP})["shop.py"]
+    applied = written(text, {"shop.py": SHOP}, "shop.py")
     error = refused(text, {"shop.py": applied})
     assert error.reason == Reason.ALREADY_APPLIED
     # The lines of the chunk's new text, not only those of its old text.

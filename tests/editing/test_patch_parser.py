@@ -35,6 +35,12 @@ def only_op(text: str):
     return op
 
 
+def updated(op: AddFile | DeleteFile | UpdateFile) -> UpdateFile:
+    """The operation, which updates a file."""
+    assert isinstance(op, UpdateFile), op
+    return op
+
+
 def parse_error(text: str) -> PatchParseError:
     with pytest.raises(PatchParseError) as caught:
         parse_patch(text)
@@ -436,7 +442,7 @@ def test_blank_lines_right_after_a_chunk_are_separators_not_context(after):
         lines.append("-z")
     if after != "*** End Patch":
         lines.append("*** End Patch")
-    op = parse_patch(patch(*lines)).ops[0]
+    op = updated(parse_patch(patch(*lines)).ops[0])
     assert op.chunks[0].lines == ((" ", "x"), ("+", "y"))
 
 
@@ -840,7 +846,7 @@ def test_stream_fed_char_by_char_gives_the_same_patch_as_parse_patch(text):
     assert result == parse_patch(text)
     assert streamed == list(result.ops)
     assert [op.line for op in streamed] == [3, 7, 20]
-    assert [chunk.line for chunk in result.ops[1].chunks] == [9, 16]
+    assert [chunk.line for chunk in updated(result.ops[1]).chunks] == [9, 16]
 
 
 def test_stream_fed_char_by_char_gives_the_same_error_as_parse_patch():
@@ -917,7 +923,7 @@ def test_rendered_added_file_keeps_a_form_feed():
 def test_empty_context_line_at_the_edge_of_a_chunk_is_a_separator():
     # Not representable: a blank line there separates, so it only shortens the context.
     p = Patch((UpdateFile("a.py", (Chunk(("def f():",), ((" ", ""), ("+", "x"))),)),))
-    assert parse_patch(render_patch(p)).ops[0].chunks[0].lines == (("+", "x"),)
+    assert updated(parse_patch(render_patch(p)).ops[0]).chunks[0].lines == (("+", "x"),)
 
 
 # -- detection ----------------------------------------------------------------

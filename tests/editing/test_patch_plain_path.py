@@ -100,7 +100,7 @@ def updates(draw: st.DrawFn) -> tuple[str, tuple[Chunk, ...]]:
     if lines[-1] == "":
         lines.pop()  # a final newline ends the last line
     count = draw(st.integers(1, 4))
-    chunks = []
+    chunks: list[Chunk] = []
     at = 0
     for index in range(count):
         if at == len(lines) and chunks:

@@ -18,8 +18,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 from unittest.mock import patch
 
 import hypothesis.strategies as st
@@ -124,8 +125,10 @@ def _general_write() -> Iterator[None]:
         yield
 
 
-def _outcome(call: object) -> object:
-    assert callable(call)
+T = TypeVar("T")
+
+
+def _outcome(call: Callable[[], T]) -> T | tuple[str, str]:
     try:
         result = call()
     except EditError as error:
@@ -144,7 +147,7 @@ def _edit_outcome(text: str, old: str, new: str, replace_all: bool) -> object:
         result.regions,
         result.written,
         result.replaced,
-    )  # type: ignore[attr-defined]
+    )
 
 
 @st.composite
@@ -190,7 +193,7 @@ def test_a_patch_written_by_plain_splices_is_the_general_one(data: st.DataObject
 
     def run() -> object:
         result = _outcome(lambda: apply_patch(patch_text, lambda p: text if p == "f.py" else None))
-        return result if isinstance(result, tuple) else (result.files, result.level)  # type: ignore[attr-defined]
+        return result if isinstance(result, tuple) else (result.files, result.level)
 
     fast = run()
     with _general_write():

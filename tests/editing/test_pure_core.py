@@ -96,6 +96,8 @@ def impurities(source: str, package: str) -> list[str]:
             if node.func.id in FORBIDDEN_CALLS:
                 problems.append(f"line {node.lineno}: calls {node.func.id}()")
             continue
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            continue  # names only of imports
         for name in names:
             top = name.split(".")[0]
             if top in FORBIDDEN_MODULES or name in FORBIDDEN_SUBMODULES:

@@ -108,7 +108,7 @@ def test_accept_a_hunk_through_a_code_action(
     emacs: str, tmp_path: Path, openai_server: ScriptedServer
 ):
     openai_server.add(Turn(tool_calls=[FIX, SUB]), Turn(tool_calls=[FINISH]))
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"line": 1, "title": "surehand: Accept hunk"},
         {"line": 5, "title": "surehand: Reject hunk"},
     ]
@@ -226,8 +226,10 @@ def run_scenario(
     return Run(seen["record"], seen.get("messages", ""), seen.get("error", "") + report, root)
 
 
-def buffer(record: dict, name: str) -> dict | None:
-    return record["buffers"].get(name)
+def buffer(record: dict, name: str) -> dict[str, Any]:
+    found = record["buffers"].get(name)
+    assert found is not None, f"no buffer visits {name}"
+    return found
 
 
 def reports(record: dict) -> list[str]:
@@ -284,7 +286,7 @@ def test_scenario_hunks_in_two_files(emacs: str, tmp_path: Path, openai_server: 
     the open one; the outcome as eglot shows it; the disk never touched."""
     openai_server.add(slow(Turn(tool_calls=[FIX, SUB, HELPER])), Turn(tool_calls=[FINISH]))
     files = {"calc.py": CALC, "helper.py": "X = 1\n"}
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "ask", "file": "calc.py", "task": "fix add", "until": {"lines": {"calc.py": [0, 1, 5], "helper.py": [0]}}},
         {"do": "type", "file": "calc.py", "line": 0, "text": TYPED, "until": {"lines": {"calc.py": [0, 3, 7]}}},
         {"do": "action", "file": "calc.py", "line": 3, "title": "surehand: Accept hunk", "until": {"lines": {"calc.py": [0, 7]}}},
@@ -379,7 +381,7 @@ def test_scenario_a_command_file_operations_and_undo(
         Turn(tool_calls=[FINISH]),
     )
     files = {"calc.py": CALC, "old.py": "OLD = 1\n", "a.py": "def f():\n    return 1\n"}
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "open", "file": "old.py"},
         {"do": "open", "file": "a.py"},
         {"do": "ask", "file": "calc.py", "task": "reorganise", "until": {"lines": {"calc.py": [0]}}},
@@ -514,7 +516,7 @@ def test_scenario_a_task_written_as_a_comment(
     eglot's timeout); the proposal takes the comment out."""
     openai_server.add(slow(Turn(tool_calls=[NONE_FIX])), Turn(tool_calls=[FINISH]))
     files = {"calc.py": COMMENT + FIXED}
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "action", "file": "calc.py", "line": 0, "title": "Ask surehand: make add handle None", "until": {"lines": {"calc.py": [0, 2]}, "message": "Review the hunks"}},
         {"do": "action", "file": "calc.py", "line": 2, "title": "surehand: Accept hunk", "until": {"lines": {"calc.py": [0]}}},
         {"do": "action", "file": "calc.py", "line": 0, "title": "surehand: Accept hunk", "until": {"message": "surehand: calc.py: accepted"}},

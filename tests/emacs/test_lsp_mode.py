@@ -128,7 +128,7 @@ def test_hunks_in_two_files(emacs: str, tmp_path: Path, openai_server: ScriptedS
     accept the hunk of a file that is not open; the outcome; the disk never touched."""
     openai_server.add(slow(Turn(tool_calls=[FIX, SUB, HELPER])), Turn(tool_calls=[FINISH]))
     files = {"calc.py": CALC, "helper.py": "X = 1\n"}
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "ask", "file": "calc.py", "task": "fix add", "until": {"lines": {"calc.py": [0, 1, 5], "helper.py": [0]}}},
         {"do": "type", "file": "calc.py", "line": 0, "text": TYPED, "until": {"lines": {"calc.py": [0, 3, 7]}}},
         {"do": "action", "file": "calc.py", "line": 3, "title": "surehand: Accept hunk", "until": {"lines": {"calc.py": [0, 7]}}},
@@ -213,7 +213,7 @@ def test_a_command_new_deleted_moved_files_and_undo(
         Turn(tool_calls=[FINISH]),
     )
     files = {"calc.py": CALC, "old.py": "OLD = 1\n", "a.py": "def f():\n    return 1\n"}
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "ask", "file": "calc.py", "task": "reorganise", "until": {"lines": {"calc.py": [0]}, "message": "surehand waits for your answer"}},
         {"do": "action", "file": "calc.py", "line": 0, "title": "surehand: Allow once", "until": {"lines": {"calc.py": [0, 0], "old.py": [0], "a.py": [0]}}},
         {"do": "action", "file": "calc.py", "line": 0, "title": "surehand: Accept new file", "until": {"lines": {"calc.py": [0]}}},
@@ -283,7 +283,7 @@ def test_a_task_written_as_a_comment(emacs: str, tmp_path: Path, openai_server: 
     """``# surehand: make add handle None`` in the buffer: its code action asks."""
     openai_server.add(slow(Turn(tool_calls=[NONE_FIX])), Turn(tool_calls=[FINISH]))
     files = {"calc.py": COMMENT + FIXED}
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "action", "file": "calc.py", "line": 0, "title": "Ask surehand: make add handle None", "until": {"lines": {"calc.py": [0, 2]}}},
         {"do": "action", "file": "calc.py", "line": 2, "title": "surehand: Accept hunk", "until": {"lines": {"calc.py": [0]}}},
         {"do": "action", "file": "calc.py", "line": 0, "title": "surehand: Accept hunk", "until": {"message": "LSP :: surehand: calc.py: accepted"}},

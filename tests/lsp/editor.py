@@ -28,15 +28,17 @@ import contextlib
 import copy
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from pygls.protocol import default_converter
 from pygls.uris import from_fs_path, to_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-from pytest_lsp.client import make_test_lsp_client
+from pytest_lsp.client import register_lsp_features
+from pytest_lsp.protocol import LanguageClientProtocol
 
 from lsp_server import positions
 
@@ -61,7 +63,7 @@ class Buffer:
 
 @dataclass
 class Editor:
-    client: LanguageClient
+    client: EditorClient
     flavour: str
     root: Path
     buffers: dict[str, Buffer] = field(default_factory=dict)
@@ -164,7 +166,9 @@ class Editor:
         buffer = self.buffers.get(edit.text_document.uri)
         return version is not None and buffer is not None and buffer.version != version
 
-    def _edit(self, edit: types.TextDocumentEdit, annotations: dict[str, Any]) -> None:
+    def _edit(
+        self, edit: types.TextDocumentEdit, annotations: Mapping[str, types.ChangeAnnotation]
+    ) -> None:
         uri = edit.text_document.uri
         if uri not in self.buffers:
             path = Path(to_fs_path(uri) or "")
@@ -181,7 +185,7 @@ class Editor:
                 continue
             start = positions.offset(text, text_edit.range.start, self.encoding, starts)
             end = positions.offset(text, text_edit.range.end, self.encoding, starts)
-            spans.append((start, end, text_edit.new_text))
+            spans.append((start, end, new_text(text_edit)))
         for start, end, new in sorted(spans, reverse=True):
             self._change(uri, start, end, new)
 
@@ -217,29 +221,68 @@ class Editor:
         return next((a for a in params.actions or [] if a.title == title), None)
 
 
-def make_client(flavour: str):
+class _OutcomeKeepingProtocol(LanguageClientProtocol):
+    """pytest-lsp's protocol, keeping each ``surehand/outcome`` as the JSON it came in: pygls
+    hands a notification's params over as named tuples, which rename keys such as paths
+    (``files``)."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        client = self._server
+        if (
+            isinstance(client, EditorClient)
+            and isinstance(data, dict)
+            and data.get("method") == OUTCOME
+            and client.editor
+        ):
+            params = copy.deepcopy(data.get("params"))
+            assert isinstance(params, dict), data
+            client.editor.told.append(params)
+            if params.get("outcome") != "reviewing":
+                client.editor.outcomes.append(params)
+        return super().structure_message(data)
+
+
+class EditorClient(LanguageClient):
+    """pytest-lsp's test client (as ``make_test_lsp_client`` makes it), with the ``Editor``
+    that answers for it."""
+
+    editor: Editor | None = None  # set by ``start`` once the root is known
+
+    def __init__(self) -> None:
+        super().__init__(protocol_cls=_OutcomeKeepingProtocol, converter_factory=default_converter)
+        register_lsp_features(self)
+
+
+def make_client(flavour: str) -> Callable[[], EditorClient]:
     """A pytest-lsp client factory for an editor of ``flavour`` (the Editor is ``client.editor``)."""
 
-    def factory() -> LanguageClient:
-        client = make_test_lsp_client()
-        client.editor = None  # set by the test fixture once the root is known
+    def factory() -> EditorClient:
+        client = EditorClient()
         _tell_commands_from_code_actions(client.protocol._converter)
 
         @client.feature(types.WORKSPACE_APPLY_EDIT)
-        async def apply_edit(params: types.ApplyWorkspaceEditParams):
-            if client.editor.hold_edits:  # the user is still reviewing when the editor closes
-                client.editor.edits.append(params)
-                await client.editor.closing.wait()
+        async def apply_edit(
+            params: types.ApplyWorkspaceEditParams,
+        ) -> types.ApplyWorkspaceEditResult:
+            editor = client.editor
+            assert editor is not None, "started before the server asks anything"
+            if editor.hold_edits:  # the user is still reviewing when the editor closes
+                editor.edits.append(params)
+                await editor.closing.wait()
                 return types.ApplyWorkspaceEditResult(applied=False)
-            return client.editor.apply(params)
+            return editor.apply(params)
 
         @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
-        async def show_message_request(params: types.ShowMessageRequestParams):
-            if client.editor.hold_questions:  # the user walked away: no answer until closed
-                client.editor.asked.append(params)
-                await client.editor.closing.wait()
+        async def show_message_request(
+            params: types.ShowMessageRequestParams,
+        ) -> types.MessageActionItem | None:
+            editor = client.editor
+            assert editor is not None, "started before the server asks anything"
+            if editor.hold_questions:  # the user walked away: no answer until closed
+                editor.asked.append(params)
+                await editor.closing.wait()
                 return None
-            return client.editor.choose(params)
+            return editor.choose(params)
 
         @client.feature(STEP)
         def step(params: Any):
@@ -248,9 +291,7 @@ def make_client(flavour: str):
 
         @client.feature(OUTCOME)
         def outcome(params: Any):
-            """Kept as sent, before pygls turns it into tuples (see ``_raw_outcomes``)."""
-
-        _raw_outcomes(client)
+            """Kept as sent, before pygls turns it into tuples (``_OutcomeKeepingProtocol``)."""
 
         return client
 
@@ -258,7 +299,7 @@ def make_client(flavour: str):
 
 
 async def start(
-    client: LanguageClient,
+    client: EditorClient,
     flavour: str,
     root: Path,
     settings: dict[str, Any],
@@ -301,22 +342,6 @@ def _tell_commands_from_code_actions(converter: Any) -> None:
     converter.register_structure_hook(types.Command | types.CodeAction, structure)
 
 
-def _raw_outcomes(client: LanguageClient) -> None:
-    """Keep each ``surehand/outcome`` as the JSON it came in: pygls hands a notification's
-    params over as named tuples, which rename keys such as paths (``files``)."""
-    structure = client.protocol.structure_message
-
-    def keep(data: dict[str, Any]) -> Any:
-        if isinstance(data, dict) and data.get("method") == OUTCOME and client.editor:
-            params = copy.deepcopy(data.get("params"))
-            client.editor.told.append(params)
-            if isinstance(params, dict) and params.get("outcome") != "reviewing":
-                client.editor.outcomes.append(params)
-        return structure(data)
-
-    client.protocol.structure_message = keep
-
-
 def _plain(value: Any) -> Any:
     """A notification's params (pygls hands over named tuples) as plain dicts and lists."""
     if hasattr(value, "_asdict"):
@@ -328,13 +353,67 @@ def _plain(value: Any) -> Any:
     return value
 
 
+Change = types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
+
+
+def document_changes(params: types.ApplyWorkspaceEditParams) -> Sequence[Change]:
+    """The document changes of an edit (surehand sends them, never plain ``changes``)."""
+    sent = params.edit.document_changes
+    assert sent is not None, params
+    return sent
+
+
+def document_edit(params: types.ApplyWorkspaceEditParams, index: int = 0) -> types.TextDocumentEdit:
+    """The ``index``-th document change of an edit, which is a text edit."""
+    change = document_changes(params)[index]
+    assert isinstance(change, types.TextDocumentEdit), change
+    return change
+
+
+def only_document_edit(params: types.ApplyWorkspaceEditParams) -> types.TextDocumentEdit:
+    """The one document change of an edit, which is a text edit."""
+    (change,) = document_changes(params)
+    assert isinstance(change, types.TextDocumentEdit), change
+    return change
+
+
+def change_annotations(
+    params: types.ApplyWorkspaceEditParams,
+) -> Mapping[str, types.ChangeAnnotation]:
+    """The change annotations of an edit (VS Code's are annotated)."""
+    annotations = params.edit.change_annotations
+    assert annotations is not None, params
+    return annotations
+
+
+Progress = types.WorkDoneProgressBegin | types.WorkDoneProgressReport | types.WorkDoneProgressEnd
+
+
+def progress(client: EditorClient, token: types.ProgressToken) -> list[Progress]:
+    """A work-done progress's reports, in order: pytest-lsp keeps each one's value (begin,
+    report, end), though it annotates them as ``ProgressParams``."""
+    values: list[Progress] = []
+    for value in client.progress_reports[token]:
+        assert isinstance(value, Progress), value
+        values.append(value)
+    return values
+
+
+def new_text(edit: types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit) -> str:
+    """A text edit's new text (surehand sends no snippets)."""
+    assert not isinstance(edit, types.SnippetTextEdit), edit
+    return edit.new_text
+
+
 def config(flavour: str) -> ClientServerConfig:
     return ClientServerConfig(server_command=SERVER, client_factory=make_client(flavour))
 
 
-async def launch(flavour: str) -> LanguageClient:
+async def launch(flavour: str) -> EditorClient:
     """A client connected to a fresh server (``start`` it with a root and settings)."""
-    return await asyncio.wait_for(config(flavour).start(devtools=None), TIMEOUT)
+    client = await asyncio.wait_for(config(flavour).start(devtools=None), TIMEOUT)
+    assert isinstance(client, EditorClient)
+    return client
 
 
 async def stop(client: LanguageClient) -> None:
@@ -356,7 +435,7 @@ async def command(client: LanguageClient, name: str, *arguments: Any, timeout: f
     return await asyncio.wait_for(client.workspace_execute_command_async(params), timeout)
 
 
-async def ask(client: LanguageClient, task: str, timeout: float = TIMEOUT, **extra: Any) -> dict:
+async def ask(client: EditorClient, task: str, timeout: float = TIMEOUT, **extra: Any) -> dict:
     """The ask's answer; for an editor that is answered at once (``started``), what the task
     came to: its first ``surehand/outcome`` (under review, or its end)."""
     editor = client.editor
@@ -401,7 +480,7 @@ class Editors:
 
     root: Path
     settings: dict[str, Any]
-    clients: list[LanguageClient] = field(default_factory=list)
+    clients: list[EditorClient] = field(default_factory=list)
 
     async def open(
         self, flavour: str = "vscode", *, notifications: bool = True, **overrides: Any
@@ -416,7 +495,8 @@ class Editors:
     async def applying(self, flavour: str) -> Editor:
         """An editor that applies every proposal (Neovim's user is asked, with the
         ``review: "question"`` setting, and answers Apply)."""
-        editor = await self.open(flavour, **({"review": "question"} if flavour == "neovim" else {}))
+        overrides: dict[str, Any] = {"review": "question"} if flavour == "neovim" else {}
+        editor = await self.open(flavour, **overrides)
         if flavour == "neovim":
             editor.choices = ["Apply"] * 4
         return editor

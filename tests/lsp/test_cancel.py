@@ -38,7 +38,9 @@ def editor_settings() -> dict:
 
 def sleepers(editor: Editor) -> list[int]:
     """The pids of the ``sleep 30`` processes this editor's server started."""
-    return descendants(editor.client._server.pid, ["sleep", "30"])
+    server = editor.client._server
+    assert server is not None
+    return descendants(server.pid, ["sleep", "30"])
 
 
 ASK_ID = "ask-1"  # the JSON-RPC id of the ask, for $/cancelRequest
@@ -46,7 +48,7 @@ ASK_ID = "ask-1"  # the JSON-RPC id of the ask, for $/cancelRequest
 
 async def ask_mid_flight(
     editor: Editor, model: ScriptedServer, waiting_on: str
-) -> tuple[asyncio.Future, str]:
+) -> tuple[asyncio.Future, types.ProgressToken]:
     """Start an ask that stages the fix, then waits on the model (a reply that never comes)
     or on its command (``sleep 30``); its answer to come and its progress token, once it waits.
 
@@ -68,7 +70,7 @@ async def ask_mid_flight(
     return pending, tokens[0]
 
 
-async def cancel(editor: Editor, how: str, token: str) -> None:
+async def cancel(editor: Editor, how: str, token: types.ProgressToken) -> None:
     client = editor.client
     if how == "progress":
         client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
@@ -202,6 +204,7 @@ async def test_shutting_down_mid_task_stops_it(editors: Editors, openai_server: 
     running = sleepers(editor)
 
     server = editor.client._server
+    assert server is not None
     try:
         await asyncio.wait_for(editor.client.shutdown_async(None), PROMPTLY)
         editor.client.exit(None)

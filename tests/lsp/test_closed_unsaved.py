@@ -15,7 +15,7 @@ import pytest
 from lsprotocol import types
 
 from tests.lsp.conftest import editor_settings, editors, project
-from tests.lsp.editor import Editors, ask
+from tests.lsp.editor import Editors, ask, new_text
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED
 
@@ -57,7 +57,7 @@ async def test_the_same_edit_after_the_buffer_was_closed_unsaved_is_proposed_aga
     assert editor.text("calc.py") == FIXED
     edit = editor.edits[-1].edit
     texts = [
-        e.new_text
+        new_text(e)
         for change in edit.document_changes or []
         if isinstance(change, types.TextDocumentEdit)
         for e in change.edits

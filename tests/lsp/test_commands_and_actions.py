@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from tests.lsp.editor import TIMEOUT, Editor, Editors, ask, command, wait_until
+from tests.lsp.editor import TIMEOUT, Editor, Editors, ask, command, progress, wait_until
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, task_sent
 
@@ -73,7 +73,7 @@ async def test_a_command_outside_the_allowlist_is_put_to_the_user(
     assert question.type == types.MessageType.Warning
     assert "`python3 check.py` (it is not on the allowlist)" in question.message
     assert "sandboxed (bubblewrap" in question.message
-    assert [a.title for a in question.actions] == [
+    assert [a.title for a in question.actions or []] == [
         "Allow once",
         "Deny",
         "Always allow this command",
@@ -110,7 +110,7 @@ async def test_without_a_sandbox_every_command_is_asked_and_the_user_is_warned(
         "sandbox setting), with your user's rights: it can read your files and secrets, use "
         "the network and change files outside the copy."
     )
-    assert [a.title for a in question.actions] == ["Allow once", "Deny"]
+    assert [a.title for a in question.actions or []] == ["Allow once", "Deny"]
     assert tool_results(openai_server)[0].startswith("$ cat calc.py\ndef add")
     warnings = [m.message for m in editor.client.messages]
     assert (
@@ -141,18 +141,24 @@ async def test_the_status_and_the_log_say_commands_are_sandboxed(editors: Editor
 
 async def code_actions(
     editor: Editor, uri: str, range_: types.Range, diagnostics: list[types.Diagnostic]
-) -> list[types.CodeAction | types.Command]:
+) -> list[types.CodeAction]:
+    """The code actions offered (surehand's are all ``CodeAction``s, none a bare ``Command``)."""
     params = types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
         range=range_,
         context=types.CodeActionContext(diagnostics=diagnostics),
     )
     actions = await asyncio.wait_for(editor.client.text_document_code_action_async(params), TIMEOUT)
-    return list(actions or [])
+    found = []
+    for action in actions or []:
+        assert isinstance(action, types.CodeAction), action
+        found.append(action)
+    return found
 
 
 async def run(editor: Editor, action: types.CodeAction) -> dict:
     """The action's command, run as the editor runs it when the user picks the action."""
+    assert action.command is not None and action.command.arguments is not None
     return await command(editor.client, action.command.command, *action.command.arguments)
 
 
@@ -182,9 +188,10 @@ async def test_a_diagnostic_gets_a_fix_this_action(editors: Editors, openai_serv
         ("Ask surehand to fix this", types.CodeActionKind.QuickFix),
     ]
     action = actions[0]
-    assert list(action.diagnostics) == [first]
+    assert list(action.diagnostics or []) == [first]
+    assert action.command is not None
     assert action.command.command == "surehand.ask"
-    assert list(action.command.arguments) == [
+    assert list(action.command.arguments or []) == [
         {"task": "Fix this problem: add subtracts", "uri": uri, "range": as_json(first.range)}
     ]
 
@@ -213,8 +220,9 @@ async def test_a_selection_gets_one_action_that_sends_its_lines(
     ]
     action = actions[0]
     assert action.diagnostics is None
+    assert action.command is not None
     assert action.command.command == "surehand.ask"
-    assert list(action.command.arguments) == [
+    assert list(action.command.arguments or []) == [
         {"task": "Fix the selected code.", "uri": uri, "range": as_json(span(0, 0, 2, 0))}
     ]
 
@@ -247,7 +255,8 @@ async def test_each_step_is_reported_in_words(editors: Editors, openai_server: S
 
     assert result["outcome"] == "applied", result
     (token,) = editor.client.progress_reports
-    begin, *reports, end = editor.client.progress_reports[token]
+    begin, *reports, end = progress(editor.client, token)
+    assert isinstance(begin, types.WorkDoneProgressBegin)
     assert (begin.title, begin.message, begin.cancellable) == ("surehand", "Fix add.", True)
     assert [r.message for r in reports] == [
         "Reading calc.py",

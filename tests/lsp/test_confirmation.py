@@ -24,7 +24,15 @@ from lsprotocol import types
 
 from editing.visible import hidden_in
 from lsp_server.diagnostics import GOVERNS_MARK
-from tests.lsp.editor import Editor, Editors, ask, command, wait_until
+from tests.lsp.editor import (
+    Editor,
+    Editors,
+    ask,
+    command,
+    document_edit,
+    new_text,
+    wait_until,
+)
 from tests.lsp.test_hunk_review import actions_at, files_of, outcome, review_of, run, shown
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit, task_sent
@@ -74,7 +82,7 @@ async def test_model_text_reaches_the_editor_escaped_and_is_applied_as_written(
     await run(editor, actions, "surehand: Accept hunk")
 
     (sent,) = editor.edits
-    assert sent.edit.document_changes[0].edits[0].new_text == SPOOFED_LINE, "applied as written"
+    assert new_text(document_edit(sent).edits[0]) == SPOOFED_LINE, "applied as written"
     no_hidden(sent.label or "")
     assert editor.text("calc.py") == CALC.replace("    return a - b\n", SPOOFED_LINE, 1)
     done = await outcome(editor)
@@ -298,8 +306,9 @@ async def test_accept_all_leaves_out_a_file_that_changes_how_tools_run(
     assert envrc.message.startswith(f"{GOVERNS_MARK} surehand proposes a new file .envrc")
     assert "shell code direnv runs when you enter the folder" in envrc.message
     assert envrc.severity == types.DiagnosticSeverity.Warning
-    assert envrc.data["governs"].startswith("shell code direnv")
-    assert hunk.severity == types.DiagnosticSeverity.Information and "governs" not in hunk.data
+    assert envrc.data is not None and envrc.data["governs"].startswith("shell code direnv")
+    assert hunk.severity == types.DiagnosticSeverity.Information
+    assert hunk.data is not None and "governs" not in hunk.data
     titles = [a.title for a in await actions_at(editor, "calc.py", 0)]
     assert titles[0] == (
         "surehand: Accept new file .envrc (changes how tools run: accept on its own)"

@@ -109,7 +109,7 @@ def error_code(answer: dict[str, Any]) -> int | None:
 
 # -- framing ---------------------------------------------------------------------
 
-STATUS = {"jsonrpc": "2.0", "id": "after", "method": "workspace/executeCommand"}
+STATUS: dict[str, Any] = {"jsonrpc": "2.0", "id": "after", "method": "workspace/executeCommand"}
 STATUS["params"] = {"command": "surehand.status"}
 
 BROKEN_FRAMES = {

@@ -20,7 +20,15 @@ from lsprotocol import types
 
 from lsp_server import code_actions
 from lsp_server.diagnostics import ELSEWHERE
-from tests.lsp.editor import Editor, Editors, ask, command, wait_until
+from tests.lsp.editor import (
+    Editor,
+    Editors,
+    ask,
+    command,
+    new_text,
+    only_document_edit,
+    wait_until,
+)
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import (
     CALC,
@@ -98,6 +106,7 @@ async def run(editor: Editor, actions: list[types.CodeAction], title_start: str)
     """Run the first action whose title starts with ``title_start`` (as Neovim does)."""
     action = next(a for a in actions if a.title.startswith(title_start))
     assert action.command is not None
+    assert action.command.arguments is not None
     result = await command(editor.client, action.command.command, *action.command.arguments)
     await command(editor.client, "surehand.status")  # the client's changes have come in
     return result
@@ -157,9 +166,9 @@ async def test_accept_one_hunk_reject_the_other(
     await run(editor, actions, "surehand: Accept hunk")
 
     (sent,) = editor.edits
-    (document,) = sent.edit.document_changes
+    document = only_document_edit(sent)
     assert document.text_document.version == 1
-    assert [(e.range.start.line, e.range.end.line, e.new_text) for e in document.edits] == [
+    assert [(e.range.start.line, e.range.end.line, new_text(e)) for e in document.edits] == [
         (1, 2, "    return a + b\n")
     ], "exactly that hunk"
     assert editor.text("calc.py") == FIXED
@@ -201,7 +210,7 @@ async def test_typing_between_moves_the_remaining_hunks(
 
     assert [d.range.start.line for d in shown(editor, "calc.py")] == [4, 8]
     await run(editor, await actions_at(editor, "calc.py", 8), "surehand: Accept hunk")
-    (document,) = editor.edits[-1].edit.document_changes
+    document = only_document_edit(editor.edits[-1])
     assert document.text_document.version == 2, "against the buffer the user typed in"
     assert document.edits[0].range.start.line == 8
     editor.type("calc.py", "import math\n", "import os\n")
@@ -296,7 +305,9 @@ async def test_next_and_show_diff(editors: Editors, openai_server: ScriptedServe
         editor.client, "surehand.review.next", {"uri": editor.uri("calc.py"), "line": 1}
     )
     assert after_first["range"]["start"]["line"] == 5 and after_first["remaining"] == 2
-    assert editor.client.shown_documents[-1].selection.start.line == 5
+    selection = editor.client.shown_documents[-1].selection
+    assert selection is not None
+    assert selection.start.line == 5
     diff = await command(editor.client, "surehand.review.showDiff", {"id": after_first["id"]})
 
     path = Path(diff["shown"].removeprefix("file://"))
@@ -411,7 +422,7 @@ async def test_a_hunk_of_a_file_that_is_not_open(
 
     await command(editor.client, "surehand.review.accept", {"id": hunk.code})
 
-    (document,) = editor.edits[-1].edit.document_changes
+    document = only_document_edit(editor.edits[-1])
     assert document.text_document.version is None, "not open: no version"
     done = await outcome(editor)
     assert done["outcome"] == "applied", done

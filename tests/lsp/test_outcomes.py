@@ -18,7 +18,7 @@ import pytest
 from lsprotocol import types
 
 from agent.trace import read_trace
-from tests.lsp.editor import Editors, ask, wait_until
+from tests.lsp.editor import Editor, Editors, ask, document_changes, new_text, wait_until
 from tests.lsp.test_cancel import alive, sleepers
 from tests.support.openai_server import Call, Hang, HttpError, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit, task_sent
@@ -51,7 +51,7 @@ def editor_settings() -> dict:
     return {"commandAllowlist": ["sleep"]}
 
 
-def proposed_edits(editor) -> list[dict]:
+def proposed_edits(editor: Editor) -> list[dict]:
     """The text edits of the first proposal as plain JSON, as the client receives them."""
     edit_ = editor.edits[0].edit
     annotations = edit_.change_annotations or {}
@@ -61,10 +61,14 @@ def proposed_edits(editor) -> list[dict]:
                 [e.range.start.line, e.range.start.character],
                 [e.range.end.line, e.range.end.character],
             ],
-            "newText": e.new_text,
-            "label": annotations[e.annotation_id].label if e.annotation_id else None,
+            "newText": new_text(e),
+            "label": (
+                annotations[e.annotation_id].label
+                if isinstance(e, types.AnnotatedTextEdit) and e.annotation_id
+                else None
+            ),
         }
-        for change in edit_.document_changes
+        for change in document_changes(editor.edits[0])
         if isinstance(change, types.TextDocumentEdit)
         for e in change.edits
     ]
@@ -262,6 +266,7 @@ async def test_shutting_down_mid_task_stops_cleanly(
         await wait_until(lambda: editor.edits, what="the proposal")
 
     server = editor.client._server
+    assert server is not None
     async with killed_on_failure(server):
         await asyncio.wait_for(editor.client.shutdown_async(None), 5)
         answer = await asyncio.wait_for(pending, 5)
@@ -305,6 +310,7 @@ async def test_exit_while_shutdown_still_waits_is_quiet_and_leaves_nothing(
     running = sleepers(editor)
 
     server = editor.client._server
+    assert server is not None
     async with killed_on_failure(server):
         shutting = asyncio.ensure_future(editor.client.shutdown_async(None))
         await asyncio.sleep(0)  # the request is out; exit follows it at once
@@ -342,8 +348,10 @@ async def test_a_server_stopped_without_exit_leaves_nothing(
     running = sleepers(editor)
 
     server = editor.client._server
+    assert server is not None
     async with killed_on_failure(server):
         if how == "end of input":
+            assert server.stdin is not None
             server.stdin.close()
         else:
             server.send_signal(getattr(signal, how))

@@ -71,6 +71,7 @@ async def run(editor: Editor, found: list[Any], title_start: str) -> Any:
     """Run the action whose title starts with ``title_start``, as the editor would."""
     action = next(a for a in found if a.title.startswith(title_start))
     call = action.command if isinstance(action, types.CodeAction) else action
+    assert call is not None
     result = await command(editor.client, call.command, *(call.arguments or []))
     await command(editor.client, "surehand.status")  # the client's changes have come in
     return result
@@ -197,6 +198,7 @@ async def test_all_comment_tasks_of_a_file_at_once_and_a_comment_gone_meanwhile(
         )
     )
     (every,) = found or []
+    assert isinstance(every, types.CodeAction)
     assert every.title == "Ask surehand: all 2 requests in this file"
     assert every.kind == "source.fixAll.surehand"
 

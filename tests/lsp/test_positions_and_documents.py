@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from tests.lsp.editor import FLAVOURS, Editor, Editors, ask, command
+from tests.lsp.editor import (
+    FLAVOURS,
+    Editor,
+    Editors,
+    ask,
+    command,
+    document_edit,
+    new_text,
+    only_document_edit,
+)
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, edit
 
@@ -22,10 +31,11 @@ FINISH = Call("finish", {"summary": "Done."})
 UNITS = {"utf-16": lambda s: len(s.encode("utf-16-le")) // 2, "utf-8": lambda s: len(s.encode())}
 
 
-def text_edits(editor: Editor) -> list[types.TextEdit]:
+def text_edits(
+    editor: Editor,
+) -> list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit]:
     (params,) = editor.edits
-    (change,) = params.edit.document_changes
-    return list(change.edits)
+    return list(only_document_edit(params).edits)
 
 
 def point(range_: types.Range) -> tuple[int, int, int, int]:
@@ -58,7 +68,7 @@ async def test_a_crlf_document_stays_crlf(
 
     assert result["outcome"] == "applied", result
     (hunk,) = text_edits(editor)
-    assert hunk.new_text == "    # the sum\r\n    return a + b\r\n"
+    assert new_text(hunk) == "    # the sum\r\n    return a + b\r\n"
     assert point(hunk.range) == (1, 0, 2, 0)
     text = editor.text("calc.py")
     assert text == CRLF.replace("    return a - b\r\n", "    # the sum\r\n    return a + b\r\n", 1)
@@ -98,7 +108,7 @@ async def test_ranges_after_non_ascii_text(
 
     assert result["outcome"] == "applied", result
     units = UNITS[editor.encoding]
-    assert [(point(e.range), e.new_text) for e in text_edits(editor)] == [
+    assert [(point(e.range), new_text(e)) for e in text_edits(editor)] == [
         ((3, 0, 4, 0), LINES[3].replace(" — ok", " — fine")),
         ((5, 0, 5, units(LINES[5])), LINES[5].replace('+ "x"', '+ "y"')),
     ]
@@ -157,7 +167,7 @@ async def test_typing_after_non_ascii_text_reaches_the_agent_exactly(
         (0, 0, 1, 0),
         (5, 0, 5, units(typed.rsplit("\n", 1)[1])),
     ]
-    assert editor.edits[0].edit.document_changes[0].text_document.version == 3
+    assert document_edit(editor.edits[0]).text_document.version == 3
     assert editor.text("u.py") == typed.replace(typed_0, typed_0 + "!").replace(
         typed_5 + " ü", typed_5 + " u"
     )

@@ -10,7 +10,17 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from tests.lsp.editor import FLAVOURS, Editor, Editors, ask, command
+from tests.lsp.editor import (
+    FLAVOURS,
+    Editor,
+    Editors,
+    ask,
+    change_annotations,
+    command,
+    document_changes,
+    document_edit,
+    new_text,
+)
 from tests.lsp.gate import Gate
 from tests.support.openai_server import Call, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit, task_sent
@@ -58,10 +68,10 @@ async def test_typing_as_the_edit_arrives_is_rebased_and_proposed_again(
     assert editor.text("calc.py") == expected
     assert (result["outcome"], result["files"]) == ("applied", {"calc.py": "applied"}), result
     assert len(editor.edits) == 2, "proposed once more after the rebase"
-    first, second = (e.edit.document_changes[0] for e in editor.edits)
+    first, second = (document_edit(e) for e in editor.edits)
     assert first.text_document.version == 1
     assert second.text_document.version == 2, "the retry is for the buffer the user typed in"
-    assert [e.new_text for e in second.edits] == ["    return a + b\n"]
+    assert [new_text(e) for e in second.edits] == ["    return a + b\n"]
 
 
 @pytest.mark.parametrize("flavour", FLAVOURS)
@@ -83,7 +93,7 @@ async def test_typing_while_the_agent_works_rebases_the_first_proposal(
     assert editor.text("calc.py") == expected
     assert (result["outcome"], result["files"]) == ("applied", {"calc.py": "applied"}), result
     assert len(editor.edits) == 1, "rebased before it was sent: one proposal"
-    sent = editor.edits[0].edit.document_changes[0]
+    sent = document_edit(editor.edits[0])
     assert sent.text_document.version == 2
     assert sent.edits[0].range == types.Range(
         start=types.Position(line=2, character=0), end=types.Position(line=3, character=0)
@@ -146,7 +156,7 @@ async def test_a_file_that_is_not_open_is_edited_with_version_null(
     result = await ask(editor.client, "Fix add.")
 
     assert (result["outcome"], result["files"]) == ("applied", {"calc.py": "applied"}), result
-    sent = editor.edits[0].edit.document_changes[0]
+    sent = document_changes(editor.edits[0])[0]
     assert isinstance(sent, types.TextDocumentEdit)
     assert sent.text_document.uri == editor.uri("calc.py")
     assert sent.text_document.version is None
@@ -184,7 +194,7 @@ async def test_create_delete_and_move(
 
     assert result["outcome"] == "applied", result
     assert result["files"] == {"util.py": "applied", "old.py": "applied", "pkg/b.py": "applied"}
-    changes = editor.edits[0].edit.document_changes
+    changes = document_changes(editor.edits[0])
     kinds = [(type(c).__name__, _uris(c)) for c in changes]
     assert kinds == [
         ("CreateFile", ["util.py"]),
@@ -193,23 +203,26 @@ async def test_create_delete_and_move(
         ("RenameFile", ["a.py", "pkg/b.py"]),
         ("TextDocumentEdit", ["pkg/b.py"]),
     ]
-    created, moved = changes[1], changes[4]
+    created, moved = document_edit(editor.edits[0], 1), document_edit(editor.edits[0], 4)
     assert created.text_document.version is None
-    assert [e.new_text for e in created.edits] == ["X = 1\n"]
+    assert [new_text(e) for e in created.edits] == ["X = 1\n"]
     assert moved.text_document.version is None
-    assert [e.new_text for e in moved.edits] == ["    return 2\n"]
-    assert changes[0].options.overwrite is False
+    assert [new_text(e) for e in moved.edits] == ["    return 2\n"]
+    create = changes[0]
+    assert isinstance(create, types.CreateFile) and create.options is not None
+    assert create.options.overwrite is False
     assert editor.text("util.py") == "X = 1\n"
     assert editor.text("pkg/b.py") == "def f():\n    return 2\n"
     assert not (project / "old.py").exists()
     assert not (project / "a.py").exists()
     assert editor.uri("a.py") not in editor.buffers
     if flavour == "vscode":
-        labels = {
-            c.annotation_id: editor.edits[0].edit.change_annotations[c.annotation_id].label
-            for c in changes
-            if not isinstance(c, types.TextDocumentEdit)
-        }
+        annotations = change_annotations(editor.edits[0])
+        labels = {}
+        for c in changes:
+            if not isinstance(c, types.TextDocumentEdit):
+                assert c.annotation_id is not None
+                labels[c.annotation_id] = annotations[c.annotation_id].label
         assert sorted(labels.values()) == ["move f", "new util", "old goes"]
 
 
@@ -233,12 +246,13 @@ FIX_MUL = edit("    return a + b\n", "    return a * b\n", "mul multiplies")
 def labelled_hunks(params: types.ApplyWorkspaceEditParams) -> list[tuple[int, str, str]]:
     """(line, new text, annotation label) of every hunk in the edit."""
     annotations = params.edit.change_annotations or {}
-    return [
-        (e.range.start.line, e.new_text, annotations[e.annotation_id].label)
-        for change in params.edit.document_changes
-        if isinstance(change, types.TextDocumentEdit)
-        for e in change.edits
-    ]
+    hunks = []
+    for change in document_changes(params):
+        if isinstance(change, types.TextDocumentEdit):
+            for e in change.edits:
+                assert isinstance(e, types.AnnotatedTextEdit), e
+                hunks.append((e.range.start.line, e.new_text, annotations[e.annotation_id].label))
+    return hunks
 
 
 async def buggy_editor(editors: Editors, project: Path) -> Editor:
@@ -262,7 +276,7 @@ async def test_each_edit_is_an_annotation_on_its_own_hunk(
 
     assert result["outcome"] == "applied", result
     params = editor.edits[0]
-    annotations = params.edit.change_annotations
+    annotations = change_annotations(params)
     assert sorted((a.label, a.needs_confirmation) for a in annotations.values()) == [
         ("add adds", True),
         ("mul", True),

@@ -9,7 +9,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from tests.lsp.editor import Editors, ask, command
+from tests.lsp.editor import Editors, ask, change_annotations, command, document_edit, new_text
 from tests.support.openai_server import ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, task_sent
 
@@ -27,12 +27,11 @@ async def test_vscode_full_task(editors: Editors, openai_server: ScriptedServer,
     assert result["files"] == {"calc.py": "applied"}
     assert editor.text("calc.py") == FIXED
     assert (project / "calc.py").read_text() == CALC  # the user saves, not the server
-    edit = editor.edits[0].edit
-    annotation = next(iter(edit.change_annotations.values()))
+    annotation = next(iter(change_annotations(editor.edits[0]).values()))
     assert (annotation.label, annotation.needs_confirmation) == ("add adds", True)
-    text_edit = edit.document_changes[0]
+    text_edit = document_edit(editor.edits[0])
     assert text_edit.text_document.version == 1
-    assert [e.new_text for e in text_edit.edits] == ["    return a + b\n"]
+    assert [new_text(e) for e in text_edit.edits] == ["    return a + b\n"]
     assert editor.client.progress_reports, "a work-done progress was reported"
 
 
@@ -46,7 +45,7 @@ async def test_neovim_is_asked_first(editors: Editors, openai_server: ScriptedSe
 
     assert result["outcome"] == "applied", result
     assert editor.encoding == types.PositionEncodingKind.Utf8
-    assert [a.title for a in editor.asked[0].actions] == ["Apply", "Show diff", "Discard"]
+    assert [a.title for a in editor.asked[0].actions or []] == ["Apply", "Show diff", "Discard"]
     shown = Path(editor.client.shown_documents[0].uri.removeprefix("file://"))
     assert "+    return a + b" in shown.read_text()
     assert editor.text("calc.py") == FIXED

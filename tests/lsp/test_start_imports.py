@@ -83,7 +83,7 @@ def serve(tmp_path: Path, *, initialized: bool, linger: float = 0.0) -> dict[str
     )
     assert process.stdin is not None and process.stdout is not None
     try:
-        params = {"capabilities": {}, "rootUri": root.as_uri(), "processId": None}
+        params: dict[str, Any] = {"capabilities": {}, "rootUri": root.as_uri(), "processId": None}
         send(process.stdin, {"id": 1, "method": "initialize", "params": params})
         assert "capabilities" in answer(process.stdout, 1)["result"]
         if initialized:

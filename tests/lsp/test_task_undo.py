@@ -169,7 +169,9 @@ async def test_the_undo_commands_are_announced(editors: Editors):
     assert {"surehand.undoTask", "surehand.history"} <= set(
         capabilities.execute_command_provider.commands
     )
-    assert types.CodeActionKind.QuickFix in (capabilities.code_action_provider.code_action_kinds)
+    code_actions = capabilities.code_action_provider
+    assert isinstance(code_actions, types.CodeActionOptions)
+    assert types.CodeActionKind.QuickFix in (code_actions.code_action_kinds or [])
 
 
 async def test_a_task_accepted_in_the_terminal_is_undone_from_the_editor_on_disk(

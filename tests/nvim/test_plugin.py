@@ -488,6 +488,7 @@ LUACHECK = shutil.which("luacheck")
 
 @pytest.mark.skipif(LUACHECK is None, reason="no luacheck (apt-get install lua-check)")
 def test_lua_is_lint_clean():
+    assert LUACHECK is not None
     lua = [str(PLUGIN), *map(str, sorted(HERE.glob("*.lua")))]
     done = subprocess.run(
         [LUACHECK, "--config", str(PLUGIN / ".luacheckrc"), "--formatter", "plain", *lua],

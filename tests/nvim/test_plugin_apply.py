@@ -34,13 +34,13 @@ LINE = st.text(CHARS, max_size=6)
 def case(draw: st.DrawFn) -> dict[str, Any]:
     newline = draw(st.sampled_from(["\n", "\r\n"]))
     lines = draw(st.lists(LINE, max_size=6))
-    text = newline.join(lines) + (newline if lines and draw(st.booleans()) else "")
+    text = newline.join(lines) + (newline if bool(lines) and draw(st.booleans()) else "")
     # Hunk boundaries: character positions, never inside a CRLF pair.
     allowed = [
         i for i in range(len(text) + 1) if not (0 < i < len(text) and text[i - 1 : i + 1] == "\r\n")
     ]
     cuts = sorted(draw(st.lists(st.sampled_from(allowed), max_size=6)))
-    hunks = []
+    hunks: list[dict[str, Any]] = []
     for start, stop in zip(cuts[::2], cuts[1::2], strict=False):
         new_lines = draw(st.lists(LINE, max_size=3))
         new = newline.join(new_lines) + (newline if draw(st.booleans()) else "")

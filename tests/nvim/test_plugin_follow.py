@@ -43,7 +43,7 @@ def case(draw: st.DrawFn) -> dict[str, Any]:
     lines = draw(st.lists(LINE, min_size=1, max_size=6))
     text = "\n".join(lines) + ("\n" if draw(st.booleans()) else "")
     cuts = sorted(draw(st.lists(st.integers(0, len(text)), min_size=2, max_size=6)))
-    edits = []
+    edits: list[dict[str, Any]] = []
     for start, stop in zip(cuts[::2], cuts[1::2], strict=False):
         new = "\n".join(draw(st.lists(LINE, max_size=3)))
         edits.append(

@@ -146,7 +146,11 @@ def test_the_endpoint_answers_and_the_settings_show_once(
 
 
 def test_a_model_the_endpoint_does_not_have(tmp_path: Path, openai_server: ScriptedServer):
-    options = {"cmd": SERVER, "enable": False, "settings": settings(openai_server, tmp_path)}
+    options: dict[str, Any] = {
+        "cmd": SERVER,
+        "enable": False,
+        "settings": settings(openai_server, tmp_path),
+    }
     options["settings"]["model"] = "qwen-coder"
     lines = checkhealth(tmp_path, options)
 

@@ -13,6 +13,7 @@ new file without one.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,7 +63,7 @@ def test_new_moved_and_deleted_files_change_on_disk_only_when_saved(
     root = project_with_files(tmp_path)
     before = files(root)
     openai_server.add(Turn(tool_calls=[FIX, CREATE, DELETE, MOVE]), Turn(tool_calls=[FINISH]))
-    steps = [
+    steps: list[dict[str, Any]] = [
         *TIDY_ACCEPTED,
         {"do": "snapshot", "name": "unsaved"},
     ]
@@ -136,7 +137,7 @@ def test_the_undo_of_saved_file_operations_is_made_on_disk_at_once(
     root = project_with_files(tmp_path)
     before = files(root)
     openai_server.add(Turn(tool_calls=[FIX, CREATE, DELETE, MOVE]), Turn(tool_calls=[FINISH]))
-    steps = [
+    steps: list[dict[str, Any]] = [
         *TIDY_ACCEPTED,
         {"do": "cmd", "cmd": "wa"},
         {"do": "sleep", "ms": 300},

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 WARN = 3  # vim.log.levels.WARN
-ACCEPT = [
+ACCEPT: list[dict[str, Any]] = [
     {"do": "ask", "task": "fix add"},
     {"do": "wait_review"},
     {"do": "goto", "path": "calc.py", "line": 2},

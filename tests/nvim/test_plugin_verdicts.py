@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,7 +78,7 @@ def node_project(tmp_path: Path) -> Path:
 NOTE_SUB_DONE = CALC_JS.replace("return a - b;", "return a - b; // difference")
 BREAK_ADD_DONE = CALC_JS.replace("return a + b;", "return a + b + 1;")
 
-REVIEW_AND_REJECT_THE_BREAK = [
+REVIEW_AND_REJECT_THE_BREAK: list[dict[str, Any]] = [
     {"do": "ask", "task": "tidy calc"},
     {"do": "wait_review"},
     {"do": "snapshot", "name": "open"},

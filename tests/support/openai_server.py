@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 JSON = dict[str, Any]
 _SORRY = "The server had an error while processing your request. Sorry about that!"
@@ -219,7 +219,7 @@ class ScriptedServer:
             raise RuntimeError("the server was never started")
         return f"http://127.0.0.1:{self._port}/v1"
 
-    def start(self) -> ScriptedServer:
+    def start(self) -> Self:
         self._stopping.clear()
         self._httpd = _HTTPServer(self)
         self._port = self._httpd.server_address[1]
@@ -244,7 +244,7 @@ class ScriptedServer:
         self._thread.join()
         self._httpd = self._thread = None
 
-    def __enter__(self) -> ScriptedServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(
@@ -490,8 +490,8 @@ def _chunks(turn: Turn, index: int, model: str, size: int, usage: bool) -> Itera
         if turn.shared_index or call.as_object:
             whole = {"name": call.name, "arguments": _wire_arguments(call)}
             at = 0 if turn.shared_index else position
-            piece = {"index": at, "id": _call_id(call, index, position), "type": "function"}
-            yield chunk({"tool_calls": [{**piece, "function": whole}]})
+            opening = {"index": at, "id": _call_id(call, index, position), "type": "function"}
+            yield chunk({"tool_calls": [{**opening, "function": whole}]})
             continue
         function = {"name": call.name, "arguments": ""}
         first = {"index": position, "id": _call_id(call, index, position), "type": "function"}
