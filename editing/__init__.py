@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .edit import Edit, EditResult, apply_edit, apply_edits
     from .errors import EditError, Reason
-    from .matcher import Level
+    from .matches import Level
     from .report import LineRange
     from .write import WriteResult, check_write
 
@@ -25,7 +25,7 @@ _WHERE = {
     "Edit": "edit",
     "EditError": "errors",
     "EditResult": "edit",
-    "Level": "matcher",
+    "Level": "matches",
     "LineRange": "report",
     "Reason": "errors",
     "WriteResult": "write",

@@ -17,7 +17,8 @@ from itertools import pairwise
 
 from . import matcher, punctuation
 from .document import Document
-from .matcher import EVERYWHERE, Level, Located, Match, Scope
+from .matcher import EVERYWHERE, Scope
+from .matches import Level, Located, Match
 
 _NEARBY = 4  # matches up to which copies are looked for only around each match
 

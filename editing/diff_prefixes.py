@@ -13,7 +13,7 @@ whose ``+`` and ``-`` lines are content never fits.
 from __future__ import annotations
 
 from .document import Document
-from .matcher import Located
+from .matches import Located
 
 
 def _parse(text: str, marker: str) -> tuple[list[str], list[str], bool] | None:

@@ -16,7 +16,7 @@ import difflib
 from dataclasses import dataclass, field
 
 from . import punctuation
-from .matcher import Level
+from .matches import Level
 
 
 @dataclass

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from . import messages
 from .document import Document
 from .hints import closest
-from .matcher import Level, Located, Match
+from .matches import Level, Located, Match
 
 
 def lines_of(doc: Document, matches: Sequence[Match]) -> str:

@@ -29,8 +29,9 @@ from operator import itemgetter
 
 from .applied import could_be_inside
 from .document import Document
-from .matcher import Level
-from .report import CONTEXT, LineRange, lines_after, lines_before
+from .matches import Level
+from .report import LineRange, lines_after, lines_before
+from .unified_hunks import CONTEXT
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,7 @@ _TEXT = re.compile(r"[^ \t]")
 
 class _Indentation:
     """Which offsets of a view lie inside a line's indentation, where an
-    exact match never starts (``matcher``'s rule). Each line is read once
+    exact match never starts (``exact_search``'s rule). Each line is read once
     however many offsets on it are asked about, one after the other."""
 
     def __init__(self, view: str) -> None:

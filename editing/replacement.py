@@ -11,6 +11,11 @@ Whatever drift was tolerated to find ``old`` is undone in ``new``:
   model kept from ``old`` take the file's characters at that place, new ones
   are folded when the model was seen drifting that family of characters;
 - new lines take the line ending of the lines they replace or follow.
+
+``build`` chooses the write (a splice inside one line, a plain splice with
+no drift to undo, or the general write) and assembles the lines; how one
+changed line is put in the file's terms, and which ending each new line
+takes, is ``line_rewrite``'s.
 """
 
 from __future__ import annotations
@@ -19,14 +24,20 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from . import indentation, messages, punctuation
 from .document import Document, Line
-from .drift import NEAR, Drift, Spans, UncertainCharacter, in_file_terms, pair
-from .errors import InvalidRequest
+from .drift import Spans
 from .indentation import IndentMap
 from .line_diff import Opcode, Tag, line_opcodes
-from .matcher import Level, Match
-from .splice import one_line_indent, outer_blanks, splice, within
+from .line_rewrite import (
+    ending_around,
+    eol_near,
+    join_lines,
+    learn_drift,
+    rewrite_line,
+    written_from,
+)
+from .matches import Level, Match
+from .splice import one_line_indent, splice, within
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +118,8 @@ def build(
     file_lines = doc.lines_between(start, end, ends_line=last.ends_line)
     if len(old_lines) != len(file_lines):
         raise AssertionError("matched lines and quoted lines differ in number")
-    drift = _learn(doc, matches, old, old_lines, file_lines)
-    around = _ending_around(doc, start, end, file_lines, ends_line=last.ends_line)
+    drift = learn_drift(doc, matches, old, old_lines, file_lines)
+    around = ending_around(doc, start, end, file_lines, ends_line=last.ends_line)
     copies = {line.strip(): i for i, line in reversed(list(enumerate(old_lines)))}
     # Odd spaces in the model's indentation count as spaces once punctuation was folded.
     loose = first.level == Level.PUNCTUATION
@@ -122,7 +133,7 @@ def build(
             continue
         for j in range(j1, j2):
             paired = (
-                _written_from(new_lines[j], old_lines, (i1, i2), copies) if drift.folds else None
+                written_from(new_lines[j], old_lines, (i1, i2), copies) if drift.folds else None
             )
             line_written = None
             if written is not None:
@@ -132,7 +143,7 @@ def build(
                     within(written[0], at, at + size),
                     within(written[1], new_offsets[j], new_offsets[j] + len(new_lines[j])),
                 )
-            text = _rewrite(
+            text = rewrite_line(
                 new_lines[j],
                 (old_lines[paired], file_lines[paired].text) if paired is not None else None,
                 None if j == 0 and not reindent_first else indent,
@@ -141,12 +152,12 @@ def build(
                 loose_lead=loose,
                 written=line_written,
             )
-            out.append(Line(text, _eol_near(file_lines, i1 + (j - j1), i1, i2, around)))
+            out.append(Line(text, eol_near(file_lines, i1 + (j - j1), i1, i2, around)))
 
     if end == len(doc.view) and not doc.view.endswith("\n"):
         # A file without a final newline stays without one.
         new_ends_with_newline = False
-    text = _join(out, new_ends_with_newline, around)
+    text = join_lines(out, new_ends_with_newline, around)
     return Replacement(start, end, text, last.ends_line, tuple(opcodes))
 
 
@@ -227,7 +238,7 @@ def _plain_splice(
 ) -> Replacement:
     """``build`` for a plain splice: the lines old and new share are the
     file's own already; a changed line is written as the model wrote it,
-    blank ones emptied (as ``_rewrite`` does)."""
+    blank ones emptied (as ``rewrite_line`` does)."""
     start, end = region
     new_lines, new_ends_with_newline = new
     if len(old_lines) != doc.view.count("\n", start, end) + 1 - last.ends_line:
@@ -265,122 +276,3 @@ def _read_back_as(text: str, out: list[str], ends_line: bool) -> bool:
     if ends_line:
         return not out or text.endswith("\n") or out[-1] != ""
     return bool(out) and not text.endswith("\n")
-
-
-def _learn(
-    doc: Document, matches: Sequence[Match], old: str, old_lines: list[str], file_lines: list[Line]
-) -> Drift:
-    """The drift the model showed in the lines old matched."""
-    first, last = matches[0], matches[-1]
-    drift = Drift()
-    if first.level > Level.EXACT:
-        for model_line, file_line in zip(old_lines, file_lines, strict=True):
-            drift.learn(model_line, file_line.text, first.level)
-    if first.fragment:
-        # The fragment's own blanks were stripped before matching; learn from them.
-        trail = outer_blanks(old, first.level)[1]
-        after = doc.view[last.end : last.end + len(trail)]
-        drift.adds_trailing = bool(trail) and punctuation.fold(after) != punctuation.fold(trail)
-    return drift
-
-
-def _ending_around(
-    doc: Document, start: int, end: int, file_lines: list[Line], *, ends_line: bool
-) -> str:
-    """The ending a line takes when the replaced line in its place has none: the
-    ending the replaced text stops before, else (the file's last line) that of
-    the line before it."""
-    if not ends_line and end < len(doc.view):
-        return doc.eol_at(end)
-    if len(file_lines) > 1:
-        return file_lines[-2].eol
-    return doc.eol_at(start - 1) if start > 0 else doc.eol
-
-
-def _written_from(
-    line: str, old_lines: list[str], replaced: tuple[int, int], copies: dict[str, int]
-) -> int | None:
-    """The old line a changed line was written from: one it replaces, else one
-    near those (the diff may align a changed copy either way), else an
-    identical old line anywhere (lines moved)."""
-    i1, i2 = replaced
-    found = pair(line, old_lines, i1, i2)
-    if found is None:
-        found = pair(line, old_lines, max(0, i1 - NEAR), i2 + NEAR)
-    if found is None:
-        found = copies.get(line.strip())
-    return found
-
-
-def _eol_near(file_lines: list[Line], at: int, i1: int, i2: int, around: str) -> str:
-    """The ending of the old line a new line takes the place of, else of its neighbours.
-
-    ``[i1, i2)`` are the old lines the block of new lines replaces (empty for
-    an insertion), ``at`` the one in the new line's position; ``around`` is
-    the ending to take when none of the replaced lines has one.
-    """
-    for index in (min(at, i2 - 1), i1 - 1, i2):
-        if 0 <= index < len(file_lines) and file_lines[index].eol:
-            return file_lines[index].eol
-    return around
-
-
-def _rewrite(
-    line: str,
-    paired: tuple[str, str] | None,
-    indent: IndentMap | None,
-    drift: Drift,
-    path: str,
-    *,
-    loose_lead: bool = False,
-    written: tuple[Spans, Spans] | None = None,
-) -> str:
-    """One changed line of ``new`` in the file's terms.
-
-    With ``loose_lead`` odd spaces in the line's indentation are spaces (the
-    match read the quoted lines' indentation that way). ``written`` are the
-    spans of the paired old line and of ``line`` the model wrote (None: all).
-    """
-    if not line.strip():
-        return ""
-    if loose_lead:
-        lead, body = indentation.model_leading(line)
-    else:
-        lead = indentation.leading(line)
-        body = line[len(lead) :]
-    if indent is not None and not indent.is_identity:
-        mapped = indent.apply(lead)
-        if mapped is None:
-            raise InvalidRequest(
-                messages.INDENT_UNMAPPABLE.format(path=path, line=line.strip()), path=path
-            )
-        lead = mapped
-    if drift.folds:
-        try:
-            skip = len(line) - len(body)
-            own = None if written is None else (written[0], within(written[1], skip, len(line)))
-            body = in_file_terms(body, paired, drift, own)
-        except UncertainCharacter as uncertain:
-            raise InvalidRequest(
-                messages.TYPOGRAPHIC_UNCERTAIN.format(
-                    path=path,
-                    file_char=messages.char_name(uncertain.file_char),
-                    model_char=uncertain.model_char,
-                    line=line.strip(),
-                ),
-                path=path,
-            ) from None
-    if drift.adds_trailing:
-        body = body.rstrip()
-    return lead + body
-
-
-def _join(lines: list[Line], ends_with_newline: bool, around: str) -> str:
-    parts = []
-    for index, line in enumerate(lines):
-        last = index == len(lines) - 1
-        if last and not ends_with_newline:
-            parts.append(line.text)
-        else:
-            parts.append(line.text + (line.eol or around))
-    return "".join(parts)

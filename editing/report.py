@@ -7,7 +7,8 @@ once: by the line diff its text was written from (only the lines that diff
 changed are compared again, in the file's terms), and the lines between and
 around replacements are the same on both sides. ``text_diff`` diffs whole
 texts, for what has no replacements: a whole-file write, a file a patch adds,
-deletes or touches twice.
+deletes or touches twice. The hunks of a replacement's diff are written
+from its opcodes by ``unified_hunks``.
 """
 
 from __future__ import annotations
@@ -19,8 +20,7 @@ from dataclasses import dataclass
 from .document import Document
 from .line_diff import Opcode, line_opcodes, merged
 from .replacement import Replacement
-
-CONTEXT = 3
+from .unified_hunks import CONTEXT, unified_hunks
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,79 +244,7 @@ def _windowed_diff(doc: Document, group: list[_Region]) -> list[str]:
     new_window += after
     old_offset = first.old_start - len(before) - 1
     new_offset = first.new_start - len(before) - 1
-    return _unified(old_window, new_window, merged(opcodes), (old_offset, new_offset))
-
-
-def _unified(
-    old: list[str], new: list[str], opcodes: list[Opcode], offsets: tuple[int, int]
-) -> list[str]:
-    """The hunks ``difflib.unified_diff(old, new, n=CONTEXT)`` prints (file
-    headers left out), for a diff with these opcodes (merged: no two equal
-    ones in a row), each line ending in a newline; ``offsets`` are added to
-    the line numbers of the hunk headers, which always give the length.
-    Returned in pieces of whole lines.
-
-    ``difflib``'s grouping in the same pass: the first and last unchanged
-    runs keep ``CONTEXT`` lines, and one longer than twice that ends a hunk
-    and starts the next.
-    """
-    out: list[str] = []
-    body: list[str] = []
-    began: tuple[int, int] | None = None  # where the open hunk starts (old, new)
-    changed = False  # whether the open hunk has a change
-    last = len(opcodes) - 1
-    for index, opcode in enumerate(opcodes):
-        tag, i1, i2, j1, j2 = opcode
-        if tag == "equal":
-            if index == 0:
-                i1, j1 = max(i1, i2 - CONTEXT), max(j1, j2 - CONTEXT)
-            if index == last:
-                i2, j2 = min(i2, i1 + CONTEXT), min(j2, j1 + CONTEXT)
-            if i2 - i1 > 2 * CONTEXT:
-                body.append(_prefixed(" ", old, i1, i1 + CONTEXT))
-                if began is not None and changed:
-                    out.append(_header(began, (i1 + CONTEXT, j1 + CONTEXT), offsets))
-                    out += body
-                body = [_prefixed(" ", old, i2 - CONTEXT, i2)]
-                began, changed = (i2 - CONTEXT, j2 - CONTEXT), False
-                continue
-            body.append(_prefixed(" ", old, i1, i2))
-        else:
-            changed = True
-            if tag != "insert":
-                body.append(_prefixed("-", old, i1, i2))
-            if tag != "delete":
-                body.append(_prefixed("+", new, j1, j2))
-        if began is None:
-            began = (i1, j1)
-        ended = (i2, j2)
-    if began is not None and changed:
-        out.append(_header(began, ended, offsets))
-        out += body
-    return out
-
-
-def _header(began: tuple[int, int], ended: tuple[int, int], offsets: tuple[int, int]) -> str:
-    old_range = _range(began[0], ended[0], offsets[0])
-    new_range = _range(began[1], ended[1], offsets[1])
-    return f"@@ -{old_range} +{new_range} @@\n"
-
-
-def _prefixed(prefix: str, lines: list[str], start: int, stop: int) -> str:
-    """``lines[start:stop]``, each after ``prefix`` and before a newline, as one string."""
-    if stop - start == 1:
-        return f"{prefix}{lines[start]}\n"
-    if start >= stop:
-        return ""
-    return prefix + f"\n{prefix}".join(lines[start:stop]) + "\n"
-
-
-def _range(start: int, stop: int, offset: int) -> str:
-    """A hunk's range as ``difflib`` writes it (the length always given), moved by ``offset``."""
-    beginning, length = start + 1, stop - start
-    if not length:
-        beginning -= 1
-    return f"{beginning + offset},{length}"
+    return unified_hunks(old_window, new_window, merged(opcodes), (old_offset, new_offset))
 
 
 def _line_after(doc: Document, region: _Region) -> int:

@@ -14,7 +14,7 @@ from . import indentation, punctuation
 from .document import Document
 from .drift import Spans
 from .indentation import IndentMap
-from .matcher import Level, Match
+from .matches import Level, Match
 
 
 def splice(

@@ -17,7 +17,8 @@ from . import elision, indentation, matcher, messages
 from .document import Document
 from .errors import Ambiguous, Disproportionate, InvalidRequest, NotFound
 from .escapes import unescape
-from .matcher import Level, Located, Match, Scope
+from .matcher import Scope
+from .matches import Level, Located, Match
 from .replacement import Replacement, build
 
 GAP_MIN = 40  # elided lines always allowed

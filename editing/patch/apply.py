@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..document import Document
 from ..errors import Exists, NoChange, NotFound
-from ..matcher import Level
+from ..matches import Level
 from ..report import text_diff
 from . import messages
 from .chunks import apply_chunks

@@ -38,6 +38,10 @@ how to fix it.
 each file operation as soon as its text is complete; ``finish`` returns the
 whole ``Patch`` or raises ``PatchParseError``. ``parse_patch`` is one push
 and a finish, so both give the same result for any split of the text.
+The module stays whole, past the usual size: ``PatchStream`` is one state
+machine whose methods all read and write its state (the operation, the
+chunk and the blank lines being read), and the grammar above, which it
+implements, belongs beside it.
 """
 
 from __future__ import annotations

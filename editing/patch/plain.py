@@ -19,15 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .. import applied, elision, matcher
+from .. import applied, elision, exact_search, matcher
 from ..document import Document
 from ..errors import EditError
 from ..line_diff import Opcode, line_opcodes, merged
-from ..matcher import Level, Located, Match, Scope
+from ..matcher import Scope
+from ..matches import Level, Located, Match
 from .anchors import after_anchors, repeats_anchor
-from .chunks import UpdatedText, at_anchor, keeps_context, marked_groups
+from .chunks import UpdatedText, at_anchor
 from .messages import Where
 from .model import Chunk
+from .placement import keeps_context, marked_groups
 from .unified import Splice, unified_diff
 
 
@@ -79,9 +81,9 @@ def _splices(doc: Document, chunks: Sequence[Chunk], path: str) -> list[Splice] 
         if anchor_line is not None and repeats_anchor(chunk, old_lines[0]):
             span = _at_anchor(doc, old, chunk, (first, block_last, anchor_line), where)
         elif block_last is not None and not chunk.end_of_file:
-            span = _one(matcher.exact_line_spans(view, old, first, block_last))
+            span = _one(exact_search.exact_line_spans(view, old, first, block_last))
         else:
-            span = _one(matcher.exact_line_spans(view, old, first, at_end=chunk.end_of_file))
+            span = _one(exact_search.exact_line_spans(view, old, first, at_end=chunk.end_of_file))
         if span is None or not span[2]:
             return None  # not found exactly once, or on the last line, which has no newline
         start, cursor = span[0], span[1]

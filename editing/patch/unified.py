@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..line_diff import Opcode
-from ..report import CONTEXT
+from ..unified_hunks import CONTEXT
 
 
 class Splice(NamedTuple):

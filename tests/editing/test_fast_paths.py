@@ -19,10 +19,11 @@ import re
 import hypothesis.strategies as st
 from hypothesis import given, settings
 
-from editing import EditError, apply_edit, counting, indentation, line_diff, matcher
+from editing import EditError, apply_edit, counting, exact_search, indentation, line_diff, matcher
 from editing.applied import _inside_each, inside_new
 from editing.document import Document
-from editing.matcher import Level, Scope
+from editing.matcher import Scope
+from editing.matches import Level, Located
 
 EXAMPLES = settings(max_examples=150, deadline=None, database=None)
 
@@ -172,12 +173,12 @@ def test_a_search_stopping_early_finds_the_first_matches_and_counts_all(
         )
 
 
-def _reference_locate(doc: Document, old: str, scope: Scope) -> matcher.Located | None:
+def _reference_locate(doc: Document, old: str, scope: Scope) -> Located | None:
     """The ladder over whole-file searches, filtered by scope (no escapes in these olds)."""
     for level in (Level.EXACT, Level.TRAILING_WHITESPACE, Level.INDENTATION, Level.PUNCTUATION):
         matches = [m for m in matcher.find(doc, old, level) if scope.admits(doc, m)]
         if matches:
-            return matcher.Located(level, tuple(matches), old)
+            return Located(level, tuple(matches), old)
     return None
 
 
@@ -370,7 +371,7 @@ def _inside_indentation_by_line(view: str, pos: int) -> bool:
 @given(st.text(alphabet=" \t\nx\r", max_size=40), st.data())
 def test_inside_indentation_reads_back_over_blanks_only(view: str, data: st.DataObject) -> None:
     pos = data.draw(st.integers(0, len(view)))
-    assert matcher._inside_indentation(view, pos) == _inside_indentation_by_line(view, pos)
+    assert exact_search._inside_indentation(view, pos) == _inside_indentation_by_line(view, pos)
 
 
 BLOCK_LINES = st.sampled_from(

@@ -40,7 +40,7 @@ from editing import (
 )
 from editing.document import Document, Line
 from editing.errors import PatchParseError
-from editing.matcher import Level
+from editing.matches import Level
 from editing.patch import apply_patch
 from editing.patch.parser import PatchStream, parse_patch
 

@@ -139,7 +139,7 @@ def test_the_check_finds_io(source: str, found: str):
 
 
 def test_pure_imports_pass_the_check():
-    source = "import re\nfrom .matcher import Level\nfrom rapidfuzz import fuzz, process\n"
+    source = "import re\nfrom .matches import Level\nfrom rapidfuzz import fuzz, process\n"
     assert impurities(source, "editing") == []
 
 

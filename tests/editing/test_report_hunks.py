@@ -1,6 +1,6 @@
 """The report writes its hunks itself: they must be ``difflib.unified_diff``'s.
 
-``report._unified`` groups the opcodes into hunks (``difflib``'s grouping,
+``unified_hunks.unified_hunks`` groups the opcodes into hunks (``difflib``'s grouping,
 in one pass) and writes each run of lines as one piece. Joined, the pieces
 must be exactly the hunks ``difflib.unified_diff`` prints for the same two
 line lists and the same opcodes, every hunk header included, moved by the
@@ -16,7 +16,7 @@ import re
 import hypothesis.strategies as st
 from hypothesis import given, settings
 
-from editing import report
+from editing import unified_hunks
 
 EXAMPLES = settings(
     max_examples=int(os.environ.get("SUREHAND_REPORT_EXAMPLES", "300")),
@@ -63,10 +63,10 @@ def edited(draw: st.DrawFn) -> tuple[list[str], list[str]]:
 def test_the_hunks_are_difflibs(pair: tuple[list[str], list[str]], shift: int, other: int) -> None:
     old, new = pair
     opcodes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
-    written = "".join(report._unified(old, new, opcodes, (shift, other)))
+    written = "".join(unified_hunks.unified_hunks(old, new, opcodes, (shift, other)))
     expected = [
         _moved(line.rstrip("\n"), (shift, other))
-        for line in difflib.unified_diff(old, new, n=report.CONTEXT, lineterm="")
+        for line in difflib.unified_diff(old, new, n=unified_hunks.CONTEXT, lineterm="")
     ][2:]
     assert written.split("\n")[:-1] == expected
     for line in written.split("\n"):
@@ -78,7 +78,7 @@ def test_a_long_unchanged_run_splits_the_hunks() -> None:
     old = [f"line {i}" for i in range(20)]
     new = [*old[:2], "changed", *old[3:17], "also", *old[18:]]
     opcodes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
-    written = "".join(report._unified(old, new, opcodes, (0, 0)))
+    written = "".join(unified_hunks.unified_hunks(old, new, opcodes, (0, 0)))
     assert [line for line in written.split("\n") if line.startswith("@@")] == [
         "@@ -1,6 +1,6 @@",
         "@@ -15,6 +15,6 @@",
