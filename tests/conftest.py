@@ -76,6 +76,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     temp = session.config.stash.get(TEMP, None)
     if temp is None:
         return
+    from agent.shadow import discard_kept
+
+    discard_kept()  # the copy the last session kept for a next one
     left = sorted(p.name for p in temp.glob("surehand-*"))
     shutil.rmtree(temp, ignore_errors=True)
     if left:
