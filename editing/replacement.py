@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from .document import Document, Line
 from .drift import Spans
+from .errors import Ambiguous
 from .indentation import IndentMap
 from .line_diff import Opcode, Tag, line_opcodes
 from .line_rewrite import (
@@ -110,6 +111,7 @@ def build(
             (new_lines, new_ends_with_newline),
             last,
             opcodes=_opcodes(old_lines, new_lines, marked),
+            path=path,
         )
         if replacement.lines is not None and not _is_span(doc.view, model_old, (start, end)):
             # The model's old lines are not the file's (a deletion took the whole line).
@@ -117,7 +119,7 @@ def build(
         return replacement
     file_lines = doc.lines_between(start, end, ends_line=last.ends_line)
     if len(old_lines) != len(file_lines):
-        raise AssertionError("matched lines and quoted lines differ in number")
+        raise _unpaired(doc, start, path)
     drift = learn_drift(doc, matches, old, old_lines, file_lines)
     around = ending_around(doc, start, end, file_lines, ends_line=last.ends_line)
     copies = {line.strip(): i for i, line in reversed(list(enumerate(old_lines)))}
@@ -235,6 +237,7 @@ def _plain_splice(
     last: Match,
     *,
     opcodes: list[Opcode],
+    path: str,
 ) -> Replacement:
     """``build`` for a plain splice: the lines old and new share are the
     file's own already; a changed line is written as the model wrote it,
@@ -242,7 +245,7 @@ def _plain_splice(
     start, end = region
     new_lines, new_ends_with_newline = new
     if len(old_lines) != doc.view.count("\n", start, end) + 1 - last.ends_line:
-        raise AssertionError("matched lines and quoted lines differ in number")
+        raise _unpaired(doc, start, path)
     out: list[str] = []
     for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
@@ -276,3 +279,18 @@ def _read_back_as(text: str, out: list[str], ends_line: bool) -> bool:
     if ends_line:
         return not out or text.endswith("\n") or out[-1] != ""
     return bool(out) and not text.endswith("\n")
+
+
+_UNPAIRED = (
+    "Edit not applied to {path}: old was found at line {line}, but its lines could not be "
+    "paired one for one with the file's there (old starts or ends inside a line, next to a "
+    "blank or space-only line). Quote old as whole lines, from the start of its first line "
+    "to the end of its last, and send the edit again."
+)
+
+
+def _unpaired(doc: Document, start: int, path: str) -> Ambiguous:
+    """The refusal for a match whose lines and old's differ in number: the write pairs
+    them line by line, so it would change lines the model did not quote."""
+    line = doc.line_number(start)
+    return Ambiguous(_UNPAIRED.format(path=path, line=line), path=path, line=line)

@@ -387,3 +387,18 @@ def test_runs_of_one_repeated_line_are_counted_from_its_blocks(
     text = "\n" + "\n".join(lines) + ("\n" if final_newline and lines else "")
     keys, leads = ("v = 1",) * size, ("  ",) * size
     assert counting._count_at(text, keys, leads) == len(counting._runs(keys, leads).findall(text))
+
+
+def test_old_whose_lines_cannot_be_paired_with_the_files_is_refused_not_crashed() -> None:
+    """A match starting inside a line, found with folded punctuation, whose old ends in a
+    space-only line: its lines and the file's differ in number, so the edit is refused."""
+    from editing import apply_edit
+    from editing.errors import Ambiguous
+
+    text = 'x = 1\ny = "a"\n  \n'
+    try:
+        apply_edit(text, '1\ny = “a“\n ', '1\ny = “a“\nw\n')
+    except Ambiguous as refused:
+        assert "Quote old as whole lines" in refused.message and refused.line == 1
+    else:
+        raise AssertionError("the edit was applied")
