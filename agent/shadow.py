@@ -155,13 +155,16 @@ class ShadowCopy:
         """The copy kept from the last session of ``source`` made ready, else a new one."""
         kept = _take_kept(source.resolve(), mount_points)
         if kept is not None:
+            query = kept._status_query()  # git looks at the workspace meanwhile
             try:
                 changed = kept._clean()
                 if changed is not None:
-                    kept.setup = kept._sync(texts or {}, changed)
+                    kept.setup = kept._sync(texts or {}, changed, query)
                     return kept
             except OSError:
                 pass  # made anew below
+            if query is not None:
+                query.result()  # not left running
             kept.close()
         return cls(source, texts, mount_points=mount_points)
 
@@ -206,10 +209,18 @@ class ShadowCopy:
         """Bring the copy up to date with the disk and ``texts`` (path to text, None: deleted)."""
         return self._sync(texts, None)
 
-    def _sync(self, texts: Mapping[str, str | None], changed: set[str] | None) -> SyncReport:
+    def _status_query(self) -> StatusQuery | None:
+        return StatusQuery(self.source, self._prefix) if self._prefix is not None else None
+
+    def _sync(
+        self,
+        texts: Mapping[str, str | None],
+        changed: set[str] | None,
+        query: StatusQuery | None = None,
+    ) -> SyncReport:
         """``write``, given the copy's paths changed since the last sync where known."""
         began = time.time_ns()
-        query = StatusQuery(self.source, self._prefix) if self._prefix is not None else None
+        query = query or self._status_query()
         if query is None or self._status is None:
             return self._write_all(texts, query, began)
         # While git looks at the workspace, look at the copy: what the last command changed.
