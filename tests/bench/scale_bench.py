@@ -1,296 +1,455 @@
-"""surehand on big repositories: the tools and the shadow copy at three sizes, beside git.
+"""surehand on a tree shaped like Linux: the shadow and the tools beside git, cp and rg.
 
-Generates git repositories of 10,000 and 50,000 code-like files (with a
-``.gitignore`` and an ignored ``node_modules``-like tree of a tenth as many
-files) and prints, for each size, the median time of:
+Which tree: a git repository from ``linux_tree.generate``, a seeded generator
+calibrated on the Debian package linux-source-6.1 (6.1.192: 78,624 files,
+5,096 folders, 1.30 GB; its depths, folder fan-out, files per folder and
+file sizes, see its docstring), not the real tree, at each of ``--sizes``
+(786, 7,862 and 78,624 files are 1, 10 and 100 % of Linux; 786 and 7,862 by
+default, as CI runs it); or, with ``--tree PATH``, an existing git checkout
+as it is (a real Linux checkout, say), of which one file is changed for the
+sync rows and put back.
 
-- shadow copy set-up, beside ``cp -a`` of the same tree (``--copy-repeat``
-  runs each, interleaved: a copy of 50,000 files is slow on a slow disk);
-- the overlay's set-up (``ShadowOverlay``: one staged text written, one
-  mount tried, ``--repeat`` runs), beside the same ``cp -a``, where this machine can mount
-  one (else its rows say why they are missing);
-- shadow sync with nothing changed, and with one staged file and one file
-  the user changed, beside ``git status``, for the copy and the overlay;
-- one sandboxed ``true`` in the overlay (its mount included), beside the
-  same in the copy;
-- ``list_files`` of the whole workspace, beside ``git ls-files``;
-- ``grep`` for a word in one file in a hundred, beside ``rg`` (``grep -r``
-  where ripgrep is not installed);
-- ``view_file`` of one file, beside reading it.
+Each row is timed beside its baseline in the same run, in rounds (one of
+each per round, after a warm-up of each: ``--repeat`` rounds; the copy
+set-up rows ``--copy-repeat`` rounds, 1 by default, without a warm-up: the
+tree is in the page cache already), and printed as median ms and the ratio:
 
-Figures only; a wrong result (a missing file, a wrong match count) fails.
-Usage: python tests/bench/scale_bench.py [--repeat N] [--copy-repeat N] [--sizes 10000,50000]
+- copy set-up, first: ``ShadowCopy.open`` in a new process (its imports not
+  timed), beside ``cp -a`` of the tree (``.git`` too) and beside
+  ``git status --porcelain``;
+- copy set-up, after the first: ``ShadowCopy.open`` in this process after
+  the last copy was closed with ``keep=True``, as a session after a reset
+  makes it (the last copy taken back), beside ``git status``;
+- copy sync with nothing changed, and after one file changed on disk and one
+  staged text (the change written, then the sync), beside ``git status``;
+- overlay set-up (``ShadowOverlay`` with one staged text) and its two syncs,
+  beside ``git status``, where this machine can mount one (else the table
+  says why they are missing);
+- ``list_files`` of the root, and of the folder at depth 3 or more holding
+  most files, beside ``git ls-files -- FOLDER``;
+- ``grep`` for ``of_match_ptr`` (in one file in 76 of Linux), beside
+  ``rg of_match_ptr`` run as a person runs it (``git grep`` without rg);
+- one ``edit`` step (one unique line replaced, through the tool, in the
+  biggest file under the size cap: about 1 MB), beside reading the file,
+  ``str.find`` and splicing the string;
+- ``view_file`` of a file of the median size, beside reading it.
+
+A set-up's clean-up (the copy's removal) is not timed. Every result is
+checked before it counts: the copy holds the files git lists, a sync writes
+exactly what changed, ``list_files`` and ``grep`` find as many as git and
+rg, the edit changes that line only; a wrong one fails the run. After the
+table, the growth of each row's time per 10x files, and its baseline's.
+
+The figures are printed, never asserted. Targets: copy set-up after the
+first and sync within 1.2x ``git status`` on the full tree; ``list_files``
+within 2x ``git ls-files``; ``grep`` within 1.5x ``rg``; an edit within 5x
+read + find + splice.
+
+Usage: python tests/bench/scale_bench.py [--sizes 786,7862,78624] [--tree PATH]
+       [--repeat N] [--copy-repeat N]
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import math
+import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import count, pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from agent.command_layout import command_layout
-from agent.commands import run_process
 from agent.sandbox import choose
 from agent.sandbox.overlay import OverlayMounter
 from agent.settings import Settings
 from agent.shadow import ShadowCopy
-from agent.shadow_overlay import ShadowOverlay
+from agent.shadow_overlay import OverlayUnavailable, ShadowOverlay
 from agent.tools.context import ToolContext
+from agent.tools.edit import TOOL as EDIT
 from agent.tools.grep import TOOL as GREP
 from agent.tools.grep import find_ripgrep
 from agent.tools.list_files import TOOL as LIST
 from agent.tools.view_file import TOOL as VIEW
 from agent.workspace import Overlay
-from tests.bench.harness import expect, median_ns, parser, positive, run
+from tests.bench.harness import expect, parser, positive, rounds_median_ns, run
+from tests.bench.linux_tree import NEEDLE, generate
 
-PER_FOLDER = 50
-NEEDLE = "needle_word"
+Row = tuple[str, float, float]  # "surehand's / baseline", the median ns of each
+Table = dict[str, dict[str, tuple[float, float]]]  # row, column: ms of each
+FIRST_SETUP = """\
+import sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from tests.bench.scale_bench import ShadowCopy, held
+began = time.perf_counter_ns()
+copy = ShadowCopy.open(Path(sys.argv[2]))
+print(time.perf_counter_ns() - began, held(copy))
+copy.close()
+"""
 
 
-def generate(root: Path, files: int) -> None:
-    for i in range(files):
-        folder = root / "src" / f"pkg{i // 1000}" / f"mod{(i // PER_FOLDER) % 20}"
-        folder.mkdir(parents=True, exist_ok=True)
-        extra = f"    # {NEEDLE}\n" if i % 100 == 0 else ""
-        (folder / f"file{i}.py").write_text(
-            f"import os\n\n\ndef load_{i}(path):\n{extra}    return open(path).read()\n"
+@dataclass(frozen=True)
+class Facts:
+    """What the rows work on and check against, from git's listing of the tree."""
+
+    listed: int  # what the copy holds: the tracked and unignored files, links too
+    files: dict[str, int]  # the regular files git lists, by path, with their size
+    deep: str  # the folder at depth 3 or more holding most files
+    big: str  # the biggest text file under the size cap: edited
+    typical: str  # a .c file of about the median size: viewed
+    edited: str  # changed on disk by the sync rows
+    staged: str  # staged by the sync rows
+
+    def describe(self) -> str:
+        deep = sum(p.startswith(f"{self.deep}/") for p in self.files)
+        return (
+            f"  {self.listed:,} files listed by git, {sum(self.files.values()) / 1e6:,.0f} MB; "
+            f"deep folder {self.deep} ({deep:,} files), "
+            f"edited {self.big} ({self.files[self.big]:,} B)"
         )
-    for i in range(files // 10):
-        folder = root / "node_modules" / f"dep{i // PER_FOLDER}"
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"part{i}.js").write_text(f"module.exports = {i};\n")
-    (root / ".gitignore").write_text("node_modules/\n__pycache__/\n")
-    identity = ["-c", "user.name=bench", "-c", "user.email=b@example.com"]
-    identity += ["-c", "gc.auto=0", "-c", "maintenance.auto=false"]  # no gc under the figures
-    commit = ["commit", "-q", "--no-gpg-sign", "-m", "x"]
-    # packed, as a real repository's objects are (cp -a copies .git too)
-    for args in (["init", "-q"], ["add", "-A"], commit, ["repack", "-a", "-d", "-q"]):
-        subprocess.run(["git", *identity, *args], cwd=root, check=True)
 
 
-def command(argv: list[str], cwd: Path) -> bytes:
-    return subprocess.run(argv, cwd=cwd, capture_output=True, check=True).stdout
+def git(root: Path, *args: str) -> bytes:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, check=True).stdout
 
 
-def interleaved_ns(calls: list[Callable[[], object]], repeat: int) -> list[float]:
-    """Median wall time of each call, run in turn ``repeat`` times (no warm-up: the files
-    were just written, so they are in the cache)."""
+def facts(root: Path, cap: int) -> Facts:
+    entries = os.fsdecode(git(root, "ls-files", "-z", "-s")).split("\0")
+    tracked = [entry.split("\t", 1) for entry in entries if entry]
+    others = [
+        p
+        for p in os.fsdecode(git(root, "ls-files", "-z", "-o", "--exclude-standard")).split("\0")
+        if p
+    ]
+    regular = [p for mode, p in tracked if mode.startswith(("100644", "100755"))] + others
+    files = {p: (root / p).lstat().st_size for p in dict.fromkeys(regular) if (root / p).is_file()}
+    median = statistics.median(files.values())
+    sources = sorted((abs(size - median), p) for p, size in files.items() if p.endswith(".c"))
+    by_size = sorted(((size, p) for p, size in files.items()), reverse=True)
+    return Facts(
+        listed=sum(os.path.lexists(root / p) for p in {p for _, p in tracked} | set(others)),
+        files=files,
+        deep=Counter(p.rpartition("/")[0] for p in files if p.count("/") >= 3).most_common(1)[0][0],
+        big=next(p for size, p in by_size if size <= cap and _text(root / p)),
+        typical=sources[0][1],
+        edited=sources[1][1],
+        staged=sources[2][1],
+    )
+
+
+def _text(path: Path) -> bool:
+    data = path.read_bytes()
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return False
+    return b"\0" not in data
+
+
+def held(copy: ShadowCopy) -> int:
+    """The files (and links to files or folders) the copy holds, less the folders it links."""
+    found = 0
+    for folder, dirs, files in os.walk(copy.root):
+        found += len(files) + sum(Path(folder, d).is_symlink() for d in dirs)
+    return found - len(copy.links)
+
+
+def self_timed(calls: Sequence[Callable[[], int]], repeat: int) -> list[float]:
+    """The median of what each call says it took (ns: its clean-up left out), the calls
+    taken in turn ``repeat`` times, gc off; no warm-up (a copy of the tree is slow, and
+    the tree is in the page cache already)."""
     times: list[list[int]] = [[] for _ in calls]
     gc.disable()
     try:
         for _ in range(repeat):
-            for i, call in enumerate(calls):
-                began = time.perf_counter_ns()
-                call()
-                times[i].append(time.perf_counter_ns() - began)
+            for call, taken in zip(calls, times, strict=True):
+                taken.append(call())
     finally:
         gc.enable()
-    return [sorted(t)[len(t) // 2] for t in times]
+    return [statistics.median(t) for t in times]
 
 
-def grep_baseline() -> tuple[str, list[str]]:
-    """ripgrep counting the matches, or ``grep -r`` (skipping what is ignored here) without it."""
-    rg = find_ripgrep()
-    if rg is not None:
-        return "rg", [rg, "--count-matches", NEEDLE]
-    skip = ["--exclude-dir=.git", "--exclude-dir=node_modules"]
-    return "grep -r", ["grep", "-r", "-c", *skip, NEEDLE, "."]
+def timed(call: Callable[[], object]) -> int:
+    began = time.perf_counter_ns()
+    call()
+    return time.perf_counter_ns() - began
 
 
-def measure(
-    root: Path, files: int, scratch: Path, repeat: int, copy_repeat: int
-) -> list[tuple[str, float, float]]:
-    ctx = ToolContext(Overlay(root), Settings())
-    rows = []
-    copies = iter(range(10**6))
+def setup_rows(root: Path, known: Facts, scratch: Path, repeat: int) -> list[Row]:
+    copies = count()
 
-    def cp() -> None:
+    def first() -> int:  # in a new process: nothing of an earlier copy to start from
+        argv = [sys.executable, "-c", FIRST_SETUP, str(Path(__file__).parents[2]), str(root)]
+        child = subprocess.run(argv, capture_output=True, text=True, check=False)
+        expect(child.returncode == 0, f"the first copy failed: {child.stderr}")
+        took, holds = map(int, child.stdout.split())
+        expect(holds == known.listed, f"the first copy holds {holds} of {known.listed} files")
+        return took
+
+    def again() -> int:  # as a session after a reset makes it: the last one's, taken back
+        began = time.perf_counter_ns()
+        copy = ShadowCopy.open(root)
+        took = time.perf_counter_ns() - began
+        expect(held(copy) == known.listed, f"a copy holds {held(copy)} of {known.listed} files")
+        copy.close(keep=True)
+        return took
+
+    def cp() -> int:
         target = scratch / f"cp{next(copies)}"
-        subprocess.run(["cp", "-a", str(root), str(target)], check=True)
+        took = timed(lambda: subprocess.run(["cp", "-a", str(root), str(target)], check=True))
         shutil.rmtree(target)
+        return took
 
-    def setup() -> None:
-        with ShadowCopy(root) as copy:
-            expect(len(copy.setup.written) == files + 1, f"set-up wrote {len(copy.setup.written)}")
+    ShadowCopy.open(root).close(keep=True)  # this process's first
+    status = lambda: timed(lambda: git(root, "status", "--porcelain"))  # noqa: E731
+    status()  # git's index refreshed
+    ours, after, base_cp, base_status = self_timed([first, again, cp, status], repeat)
+    return [
+        ("copy set-up, first / cp -a", ours, base_cp),
+        ("copy set-up, first / git status", ours, base_status),
+        ("copy set-up, after the first / git status", after, base_status),
+    ]
 
-    sandbox = choose("bubblewrap")
-    mounter = sandbox.overlay
-    staged = "src/pkg0/mod0/file2.py"
 
-    def overlay_setup() -> None:
-        assert mounter is not None
-        with ShadowOverlay(root, mounter, {staged: "STAGED = 0\n"}) as shadow:
-            expect(shadow.setup.written == [staged], f"set-up wrote {shadow.setup.written}")
+class Changes:
+    """One file changed on disk and one staged text, anew at each ``next``; ``texts`` is
+    what was staged last."""
 
-    if mounter is None:
-        ours, base = interleaved_ns([setup, cp], copy_repeat)
-        rows.append(("shadow set-up / cp -a", ours, base))
-    else:  # the overlay's, cheap, on its own: not right after a copy's writes and removal
-        ours, base = interleaved_ns([setup, cp], copy_repeat)
-        rows.append(("shadow set-up / cp -a", ours, base))
-        rows.append(("shadow set-up (overlay) / cp -a", median_ns(overlay_setup, repeat), base))
-    status = ["git", "status", "--porcelain"]
-    git_status = median_ns(lambda: command(status, root), repeat)
-    with ShadowCopy(root) as copy:
+    def __init__(self, root: Path, known: Facts) -> None:
+        self.edited, self.staged = root / known.edited, known.staged
+        self.original = self.edited.read_bytes()
+        self.texts: dict[str, str | None] = {}
+        self.versions = count()
 
-        def sync() -> None:
-            expect(copy.write({}).written == [], "a sync with nothing changed wrote files")
+    def next(self) -> dict[str, str | None]:
+        n = next(self.versions)
+        self.edited.write_bytes(self.original + f"/* edit {n} */\n".encode())
+        self.texts[self.staged] = f"/* staged {n} */\n"
+        return self.texts
 
-        rows.append(("sync, no change / git status", median_ns(sync, repeat), git_status))
-        edited, staged = root / "src/pkg0/mod0/file1.py", "src/pkg0/mod0/file2.py"
-        original = edited.read_text()
-        versions = iter(range(10**6))
+    def undo(self) -> None:
+        self.edited.write_bytes(self.original)
 
-        def sync_changed() -> None:
-            n = next(versions)
-            edited.write_text(f"{original}# edit {n}\n")
-            written = copy.write({staged: f"STAGED = {n}\n"}).written
-            expect(sorted(written) == [edited.relative_to(root).as_posix(), staged], str(written))
 
-        rows.append(("sync, 2 changed / git status", median_ns(sync_changed, repeat), git_status))
-        edited.write_text(original)
-        if mounter is not None:
-            rows += overlay_rows(root, mounter, repeat, git_status)
-
-    def listed() -> None:
-        result = asyncio.run(LIST.run({"path": None, "glob": None}, ctx))
-        expect(result.summary == f"{files + 1} files", result.summary)
-
-    ls = ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
-    rows.append(
-        (
-            "list_files / git ls-files",
-            median_ns(listed, repeat),
-            median_ns(lambda: command(ls, root), repeat),
-        )
+def sync_rows(
+    root: Path, known: Facts, repeat: int, shadow: ShadowCopy | ShadowOverlay
+) -> list[Row]:
+    """A sync with nothing changed, and after ``Changes.next``, beside ``git status``."""
+    changes = Changes(root, known)
+    # the overlay shows the change on disk through: only the staged text is written
+    changed = (
+        [changes.staged] if shadow.kind == "overlay" else sorted([known.edited, changes.staged])
     )
-    hits = len(range(0, files, 100))
 
-    def grepped() -> None:
-        args = {"pattern": NEEDLE, "path": None, "glob": None, "ignore_case": None, "context": None}
-        result = asyncio.run(GREP.run(args, ctx))
-        expect(result.summary.startswith(f"{hits} match"), result.summary)
+    def same() -> None:
+        report = shadow.write(changes.texts)
+        expect(report.written == report.removed == [], f"a sync with nothing changed: {report}")
 
-    name, baseline = grep_baseline()
-    rows.append(
-        (
-            f"grep / {name}",
-            median_ns(grepped, repeat),
-            median_ns(lambda: command(baseline, root), repeat),
-        )
-    )
-    one = "src/pkg0/mod0/file0.py"
+    def two() -> None:
+        written = shadow.write(changes.next()).written
+        expect(written == changed, f"the sync wrote {written}, not {changed}")
 
-    def viewed() -> None:
-        result = asyncio.run(VIEW.run({"path": one, "start_line": None, "end_line": None}, ctx))
-        expect(NEEDLE in result.text, result.text)
-
-    rows.append(
-        (
-            "view_file / read the file",
-            median_ns(viewed, repeat),
-            median_ns((root / one).read_text, repeat),
-        )
-    )
-    return rows
+    status = lambda: git(root, "status", "--porcelain")  # noqa: E731
+    try:
+        (a, sa), (b, sb) = rounds_median_ns([(same, status), (two, status)], [repeat] * 2)
+    finally:
+        changes.undo()
+    return [
+        (f"{shadow.kind} sync, no change / git status", a, sa),
+        (f"{shadow.kind} sync, 2 changed / git status", b, sb),
+    ]
 
 
-def overlay_rows(
-    root: Path, mounter: OverlayMounter, repeat: int, git_status: float
-) -> list[tuple[str, float, float]]:
-    """The overlay's syncs beside ``git status``, and a sandboxed command in it beside one
-    in the copy (as the sandbox has it: linked folders as mount points)."""
-    rows = []
-    edited, staged = root / "src/pkg0/mod0/file1.py", "src/pkg0/mod0/file2.py"
-    original = edited.read_text()
-    sandbox = choose("bubblewrap")
-    settings = Settings()
+def overlay_rows(root: Path, known: Facts, repeat: int, mounter: OverlayMounter) -> list[Row]:
+    def setup() -> int:
+        began = time.perf_counter_ns()
+        shadow = ShadowOverlay(root, mounter, {known.staged: "/* staged */\n"})
+        took = time.perf_counter_ns() - began
+        expect(shadow.setup.written == [known.staged], f"set-up wrote {shadow.setup.written}")
+        shadow.close()
+        return took
+
+    status = lambda: timed(lambda: git(root, "status", "--porcelain"))  # noqa: E731
+    try:
+        setup()  # a warm-up: the first mount
+        ours, base = self_timed([setup, status], repeat)
+    except OverlayUnavailable as error:
+        print(f"  (no overlay rows: {error})")
+        return []
     with ShadowOverlay(root, mounter) as shadow:
-
-        def sync() -> None:
-            report = shadow.write({})
-            expect(report.written == report.removed == [], f"a sync with no change: {report}")
-
-        rows.append(("sync (overlay), no change / git status", median_ns(sync, repeat), git_status))
-        versions = iter(range(10**6))
-
-        def sync_changed() -> None:  # the user's change shows through: only the staged is written
-            n = next(versions)
-            edited.write_text(f"{original}# edit {n}\n")
-            written = shadow.write({staged: f"STAGED = {n}\n"}).written
-            expect(written == [staged], str(written))
-
-        rows.append(
-            ("sync (overlay), 2 changed / git status", median_ns(sync_changed, repeat), git_status)
-        )
-        edited.write_text(original)
-
-        def true_in(tree: ShadowCopy | ShadowOverlay) -> Callable[[], None]:
-            layout = command_layout(tree, settings, contained=True)
-            argv = sandbox.wrap(["cat", staged], layout)
-
-            def call() -> None:
-                result = asyncio.run(
-                    run_process(argv, layout.root, {"PATH": "/usr/bin:/bin"}, 30, 1000)
-                )
-                expect(result.exit_code == 0, result.output)
-
-            return call
-
-        shadow.write({staged: "STAGED = 0\n"})
-        with ShadowCopy(root, {staged: "STAGED = 0\n"}, mount_points=True) as copy:
-            rows.append(
-                (
-                    "command (overlay) / (copy)",
-                    median_ns(true_in(shadow), repeat),
-                    median_ns(true_in(copy), repeat),
-                )
-            )
-    return rows
+        return [
+            ("overlay set-up / git status", ours, base),
+            *sync_rows(root, known, repeat, shadow),
+        ]
 
 
-def body(repeat: int, copy_repeat: int, sizes: list[int]) -> None:
-    table: dict[str, list[tuple[float, float]]] = {}
+def tool_rows(root: Path, known: Facts, repeat: int) -> list[Row]:
+    settings = Settings()
+    overlay = lambda: Overlay(root, max_bytes=settings.max_file_bytes)  # noqa: E731
+    ctx = ToolContext(overlay(), settings)
+    call = lambda tool, args, on=ctx: asyncio.run(tool.run(args, on))  # noqa: E731
+
+    def listing(folder: str | None) -> tuple[Callable[[], None], Callable[[], bytes]]:
+        inside = sum(folder is None or p.startswith(f"{folder}/") for p in known.files)
+
+        def ours() -> None:
+            summary = call(LIST, {"path": folder, "glob": None}).summary
+            expect(summary == f"{inside} files", f"list_files {folder}: {summary}, git: {inside}")
+
+        return ours, lambda: git(root, "ls-files", *(["--", folder] if folder else []))
+
+    rg = find_ripgrep()
+    plain = [rg, NEEDLE] if rg else ["git", "grep", NEEDLE]
+    search = lambda: subprocess.run(plain, cwd=root, capture_output=True, check=True).stdout  # noqa: E731
+    hits = search().count(b"\n")
+
+    def grep() -> None:
+        args = {"pattern": NEEDLE, "path": None, "glob": None, "ignore_case": None, "context": None}
+        summary = call(GREP, args).summary
+        expect(summary.startswith(f"{hits} match"), f"grep: {summary}, {plain[0]}: {hits} lines")
+
+    old = unique_line((root / known.big).read_text())
+    new = f"{old} /* edited */"
+
+    def splice() -> str:
+        text = (root / known.big).read_text()
+        at = text.find(old)
+        return text[:at] + new + text[at + len(old) :]
+
+    after = splice()
+
+    def edit() -> None:
+        fresh = ToolContext(overlay(), settings)
+        args = {"path": known.big, "old": old, "new": new, "replace_all": None, "description": "x"}
+        call(EDIT, args, fresh)
+        expect(fresh.overlay.staged == {known.big: after}, "the edit changed more than its line")
+
+    viewed = root / known.typical
+    first_line = viewed.read_text().split("\n", 1)[0]
+
+    def view() -> None:
+        shown = call(VIEW, {"path": known.typical, "start_line": None, "end_line": None}).text
+        expect(first_line in shown, f"view_file {known.typical}: {shown[:200]}")
+
+    rows = {
+        "list_files . / git ls-files": listing(None),
+        "list_files, deep folder / git ls-files": listing(known.deep),
+        f"grep / {'rg' if rg else 'git grep'}": (grep, search),
+        "edit, ~1 MB file / read + find + splice": (edit, splice),
+        "view_file / read the file": (view, viewed.read_text),
+    }
+    times = rounds_median_ns(list(rows.values()), [repeat] * len(rows))
+    return [(label, a, b) for label, (a, b) in zip(rows, times, strict=True)]
+
+
+def unique_line(text: str) -> str:
+    """A line of 20 characters or more found once in ``text``, from its middle outwards."""
+    lines = text.split("\n")
+    for i in sorted(range(len(lines)), key=lambda i: abs(i - len(lines) // 2)):
+        if len(lines[i].strip()) >= 20 and text.count(lines[i]) == 1:
+            return lines[i]
+    raise ValueError("no line is found only once")
+
+
+def measure(root: Path, scratch: Path, repeat: int, copy_repeat: int) -> list[Row]:
+    known = facts(root, Settings().max_file_bytes)
+    print(known.describe())
+    rows = setup_rows(root, known, scratch, copy_repeat)
+    with ShadowCopy.open(root) as copy:  # the copy kept by the set-up rows, removed after
+        rows += sync_rows(root, known, repeat, copy)
+    mounter = choose("bubblewrap").overlay
+    if mounter is not None:
+        rows += overlay_rows(root, known, repeat, mounter)
+    return rows + tool_rows(root, known, repeat)
+
+
+def body(repeat: int, copy_repeat: int, sizes: list[int], tree: Path | None) -> None:
+    table: Table = {}
+    columns: list[str] = []
     with tempfile.TemporaryDirectory(prefix="surehand-bench-scale-") as folder:
-        for files in sizes:
-            root = Path(folder) / f"repo{files}"
-            generate(root, files)
-            for label, ours, base in measure(root, files, Path(folder), repeat, copy_repeat):
-                table.setdefault(label, []).append((ours / 1e6, base / 1e6))
-            shutil.rmtree(root)
-    why = choose("bubblewrap").why or getattr(choose("bubblewrap"), "shadow", "")
-    if why:
-        print(f"\n(no overlay rows: {why})")
-    header = "".join(f"{f'{n:,} files':>30}" for n in sizes)
-    print(f"\nmedian ms, surehand vs baseline (ratio)\n{'':<40}{header}")
+        for files in sizes if tree is None else [0]:
+            if tree is not None:
+                root, column = tree.resolve(), tree.name
+                print(f"\n{root}, as it is")
+            else:
+                root, column = Path(folder) / f"linux{files}", f"{files:,} files"
+                began = time.perf_counter()
+                made = generate(root, files)
+                committed = time.perf_counter() - began - made.seconds
+                print(
+                    f"\ngenerated {files:,} files in {made.folders:,} folders, "
+                    f"{made.bytes / 1e6:,.1f} MB ({made.needles} with {NEEDLE}; "
+                    f"{made.ignored:,} ignored build outputs beside them): "
+                    f"written in {made.seconds:.1f} s, committed in {committed:.1f} s"
+                )
+            columns.append(column)
+            for label, ours, base in measure(root, Path(folder), repeat, copy_repeat):
+                table.setdefault(label, {})[column] = (ours / 1e6, base / 1e6)
+            if tree is None:
+                shutil.rmtree(root)
+    sandbox = choose("bubblewrap")
+    if sandbox.overlay is None:
+        print(f"\n(no overlay rows: {sandbox.why or getattr(sandbox, 'shadow', '')})")
+    print(f"\nmedian ms, surehand vs baseline (ratio); {repeat} rounds, copies {copy_repeat}")
+    print(f"{'':<44}" + "".join(f"{c:>28}" for c in columns))
     for label, cells in table.items():
-        shown = "".join(f"{f'{o:.1f} vs {b:.1f} ({o / b:.2f}x)':>30}" for o, b in cells)
-        print(f"{label:<40}{shown}")
-    print("\ngrowth per size step (surehand's time): ")
+        shown = [_cell(*cells[c]) if c in cells else "" for c in columns]
+        print(f"{label:<44}" + "".join(f"{s:>28}" for s in shown))
+    if tree is None and len(sizes) > 1:
+        growth(table, columns, sizes)
+
+
+def _cell(ours: float, base: float) -> str:
+    return f"{ours:.1f} vs {base:.1f} ({ours / base:.2f}x)"
+
+
+def growth(table: Table, columns: list[str], sizes: list[int]) -> None:
+    """Each row's time, and its baseline's, multiplied per 10x files between two sizes."""
+    print("\ngrowth per 10x files, surehand / baseline")
+    print(f"{'':<44}" + "".join(f"{f'{a:,} to {b:,}':>28}" for a, b in pairwise(sizes)))
+    steps = list(pairwise(zip(columns, sizes, strict=True)))
     for label, cells in table.items():
-        steps = [f"x{cells[i + 1][0] / cells[i][0]:.1f}" for i in range(len(cells) - 1)]
-        print(
-            f"{label:<40}{'  '.join(steps)}  (files x{', x'.join(str(sizes[i + 1] // sizes[i]) for i in range(len(sizes) - 1))})"
-        )
+        shown = []
+        for (c1, s1), (c2, s2) in steps:
+            if c1 not in cells or c2 not in cells:
+                shown.append("")
+                continue
+            ours, base = (
+                (cells[c2][i] / cells[c1][i]) ** (1 / math.log10(s2 / s1)) for i in (0, 1)
+            )
+            shown.append(f"x{ours:.1f} / x{base:.1f}")
+        print(f"{label:<44}" + "".join(f"{s:>28}" for s in shown))
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = parser(__doc__, 3, "runs per figure")
+    cli = parser(__doc__, 3, "rounds per row")
     cli.add_argument(
-        "--copy-repeat", type=positive, default=1, help="set-ups and cp -a runs (default: 1)"
+        "--sizes",
+        default="786,7862",
+        help="tree sizes in files (default: 786,7862; Linux's: 78624)",
     )
-    cli.add_argument("--sizes", default="10000,50000", help="repository sizes, in files")
+    cli.add_argument(
+        "--tree", type=Path, help="an existing git checkout instead of generated trees"
+    )
+    cli.add_argument(
+        "--copy-repeat",
+        type=positive,
+        default=1,
+        help="rounds of the copy set-up rows (default: 1)",
+    )
     args = cli.parse_args(argv)
     sizes = [int(n) for n in args.sizes.split(",")]
-    return run(lambda: body(args.repeat, args.copy_repeat, sizes))
+    return run(lambda: body(args.repeat, args.copy_repeat, sizes, args.tree))
 
 
 if __name__ == "__main__":
