@@ -7,8 +7,9 @@ between tasks (a follow-up keeps both the conversation and the staged
 changes). Every way a run ends is an ``Ending``, recorded last in the trace.
 
 The session owns its model client: ``close`` closes it (and its HTTP
-connections), and a client replaced by ``configure`` is closed before the
-next task's first request.
+connections), ``close_but_client`` hands it over to the next session, and a
+client replaced by ``configure`` is closed before the next task's first
+request.
 """
 
 from __future__ import annotations
@@ -86,9 +87,7 @@ class Session:
         self._refusals: list[Refusal] = []
         self.ledger = TestLedger()  # the test commands run in the task, and on what
         self._tests: tuple[Verdict, ...] = ()
-        self.ctx.on_command = lambda argv, result: self.ledger.record(
-            argv, self.ctx, result, "model"
-        )
+        self.ctx.on_command = self.ledger.record_model
 
     @property
     def settings(self) -> Settings:
@@ -110,9 +109,16 @@ class Session:
 
     async def close(self) -> None:
         """Release what the session holds: the shadow copy and the model client."""
+        client = await self.close_but_client()
+        await client.close()
+
+    async def close_but_client(self) -> ModelClient:
+        """Release what the session holds but its model client, which it hands over to the
+        next session (a reset): its connections and TLS context are kept, not made anew
+        and the old ones left to the cyclic collector (openai's client refers to itself)."""
         self.release()
-        self._replaced.append(self.client)
         await self._close_replaced()
+        return self.client
 
     def release(self) -> None:
         """Remove the shadow copy at once (for a server that is exiting: the process's end

@@ -257,6 +257,10 @@ class TestLedger:
         if is_test_command(argv):
             self.runs.append(_run_of(tuple(argv), ctx, result, by))
 
+    def record_model(self, ctx: ToolContext, argv: Sequence[str], result: CommandResult) -> None:
+        """``record`` of a command the model ran (``ToolContext.on_command``)."""
+        self.record(argv, ctx, result, "model")
+
     def last(self, argv: Sequence[str], *, untouched: bool = False) -> TestRun | None:
         for run in reversed(self.runs):
             if run.argv == tuple(argv) and (run.untouched or not untouched):

@@ -49,6 +49,7 @@ from .tasks import TaskRegistry
 from .test_checks import TestChecks, as_json
 
 if TYPE_CHECKING:
+    from agent.model import ModelClient
     from agent.session import Session
 
 log = logging.getLogger(__name__)
@@ -76,6 +77,8 @@ class Controller:
         self.root: Path | None = None
         self.source: BufferSource | None = None
         self.session: Session | None = None
+        # A reset session's model client and the settings it was made for, for the next one.
+        self._kept: tuple[ModelClient, Settings] | None = None
         self.configured = asyncio.Event()
         self.decisions: list[tuple[str, str, bool]] = []  # (uri, label, accepted) per hunk
         # The file operations a client makes when the person saves: each accepted one's
@@ -572,6 +575,8 @@ class Controller:
         await self.tasks.stop_all()
         if self.session is not None:
             await self.session.close()
+        if self._kept is not None:
+            await self._kept[0].close()
         self._release()
 
     def exiting(self) -> None:
@@ -594,12 +599,14 @@ class Controller:
             self._diffs = None
 
     async def reset(self) -> dict[str, Any]:
+        """A new session from the next task on; the model client (its connections, its TLS
+        context) goes on into it."""
         self.tasks.cancel_all()
         if self.desk is not None:
             self.desk.deny_all()
             self.desk.end()
         if self.session is not None:
-            await self.session.close()
+            self._kept = (await self.session.close_but_client(), self.session.settings)
         self.session = None
         return {"reset": True}
 
@@ -642,15 +649,13 @@ class Controller:
         from agent.openai_client import OpenAIClient  # noqa: PLC0415
         from agent.session import Session  # noqa: PLC0415
 
-        if self.session is None:
+        if self.session is None:  # with the client a reset kept, and the settings it was made for
+            kept, self._kept = self._kept, None
+            client, settings = kept or (OpenAIClient(self.settings), self.settings)
             self.session = Session(
-                self.root,
-                OpenAIClient(self.settings),
-                self.settings,
-                source=self.source,
-                approve=self._approve,
+                self.root, client, settings, source=self.source, approve=self._approve
             )
-        elif self.session.settings != self.settings:
+        if self.session.settings != self.settings:
             self.session.configure(self.settings, OpenAIClient(self.settings))
         return self.session
 

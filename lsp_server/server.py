@@ -6,6 +6,7 @@ import asyncio
 import atexit
 import concurrent.futures
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -18,6 +19,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
+from pygls.progress import Progress
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
@@ -44,9 +46,37 @@ class Protocol(LanguageServerProtocol):
     ``exit`` (which may come while ``shutdown`` still waits for the asks to stop)
     stops every ask, releases the shadow copy and sends nothing more: pygls exits
     from inside the handler, and every unwinding ask would log a failed write to
-    the closed output, each traceback chained onto the last."""
+    the closed output, each traceback chained onto the last.
+
+    It also forgets what pygls keeps for as long as the server runs: the future
+    of every notification and of every handler a built-in one hands over to
+    (``workspace/executeCommand``'s command, with its result) stays in
+    ``_request_futures`` under an id of pygls's making that no answer takes
+    out, and each progress keeps its token's future after it ended."""
 
     exiting = False
+
+    def __init__(self, server: Any, converter: Any) -> None:
+        super().__init__(server, converter)
+        self.progress = _Progress(self)
+
+    def _execute_handler(
+        self,
+        msg_id: Any,
+        handler: Any,
+        callback: Any,
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        """pygls's, the handler's future taken out of ``_request_futures`` once it is done
+        (a request's is taken out by its answer already; another under the same id stays)."""
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        if (future := self._request_futures.get(msg_id)) is not None:
+            future.add_done_callback(functools.partial(self._forget, msg_id))
+
+    def _forget(self, msg_id: Any, future: Any) -> None:
+        if self._request_futures.get(msg_id) is future:
+            del self._request_futures[msg_id]
 
     def _handle_cancel_notification(self, msg_id: Any) -> None:
         server = self._server
@@ -106,6 +136,14 @@ class Protocol(LanguageServerProtocol):
     def _send_data(self, data: Any) -> None:
         if not self.exiting:
             super()._send_data(data)
+
+
+class _Progress(Progress):
+    """pygls's work-done progress, which forgets a token once its progress ended."""
+
+    def end(self, token: types.ProgressToken, value: types.WorkDoneProgressEnd) -> None:
+        self.tokens.pop(token, None)
+        super().end(token, value)
 
 
 class SurehandServer(LanguageServer):

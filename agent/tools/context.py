@@ -94,6 +94,10 @@ async def deny_all(request: CommandRequest) -> Approval:
     return Approval.DENY
 
 
+def unheard(ctx: ToolContext, argv: list[str], result: CommandResult) -> None:
+    """A command's end, told to no one."""
+
+
 @dataclass
 class ToolContext:
     overlay: Overlay
@@ -102,5 +106,6 @@ class ToolContext:
     runner: CommandRunner | None = None
     approve: Approve = deny_all
     always_allowed: set[tuple[str, ...]] = field(default_factory=set)
-    # Told of every command that ran, with its result (the session keeps the tests' runs).
-    on_command: Callable[[list[str], CommandResult], None] = lambda argv, result: None
+    # Told of every command that ran, with its result (the session keeps the tests' runs),
+    # and of the context: a callback that kept it would tie the session in a cycle.
+    on_command: Callable[[ToolContext, list[str], CommandResult], None] = unheard

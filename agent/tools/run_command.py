@@ -68,7 +68,7 @@ class RunCommand:
         requested = args.get("timeout")
         timeout = float(min(requested, limit)) if requested and requested > 0 else limit
         result = await ctx.runner.run(argv, timeout, ctx.settings)
-        ctx.on_command(argv, result)
+        ctx.on_command(ctx, argv, result)
         return ToolResult(
             _text(shown, result, timeout),
             summary=_summary(argv, result),

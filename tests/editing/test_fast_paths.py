@@ -397,7 +397,7 @@ def test_old_whose_lines_cannot_be_paired_with_the_files_is_refused_not_crashed(
 
     text = 'x = 1\ny = "a"\n  \n'
     try:
-        apply_edit(text, '1\ny = “a“\n ', '1\ny = “a“\nw\n')
+        apply_edit(text, "1\ny = “a“\n ", "1\ny = “a“\nw\n")
     except Ambiguous as refused:
         assert "Quote old as whole lines" in refused.message and refused.line == 1
     else:

@@ -1,4 +1,4 @@
-"""surehand in a real Neovim: the README's snippet, `:Surehand`, and the user's answers.
+"""surehand in a real Neovim: the Neovim page's snippet, `:Surehand`, and the user's answers.
 
 Each test runs ``harness.lua`` in a headless Neovim (``nvim -l``) against the
 scripted OpenAI-compatible server, on a temporary project; the harness

@@ -1,6 +1,6 @@
 """The review in Neovim's real terminal UI, in tmux: typed keys are never swallowed.
 
-Neovim runs with only the README's snippet in a tmux pane; the user asks
+Neovim runs with only the Neovim page's snippet in a tmux pane; the user asks
 (`:Surehand fix add`) and goes on typing, key by key, in insert mode while
 the task runs and its hunks arrive as diagnostics. Every key must land in
 the buffer (no question takes them), the proposal stays unapplied, and the
