@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
 
-    from lsp_server import __version__  # noqa: PLC0415
+    from agent import __version__  # noqa: PLC0415
 
     from .agent import SurehandAgent  # noqa: PLC0415
 

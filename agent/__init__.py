@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from .session import Session
     from .settings import Settings
 
+__version__ = "0.1.0"
+
 _WHERE = {
     "Ending": "proposal",
     "ProposedChange": "proposal",

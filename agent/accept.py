@@ -19,14 +19,15 @@ from typing import Literal
 from editing.disk.workdir import Workdir
 
 from .history import FileChange, History
-from .landed import judge, rejected, unsent, with_landing
+from .landed import judge, unsent, with_landing
 from .landing import Ground, Landing, land
 from .proposal import Proposal, ProposedChange
-from .review import FileReport, FileStatus, HunkReport, Review
+from .review import HunkReport, Review
 from .terminal import Terminal
 from .terminal_review import walk
 from .trace import append_review
 from .verdicts import Verdict, broken_by_leaving_out, checkable
+from .walk import review_of
 
 ACCEPT_ROUNDS = 3  # times the files may change under the question before giving up
 
@@ -194,26 +195,6 @@ async def _land(
         return 0
     terminal.say("The files kept changing; nothing was written.")
     return 1
-
-
-def review_of(
-    offered: Proposal,
-    reports: list[FileReport],
-    rejected_hunks: dict[str, tuple[HunkReport, ...]] | None = None,
-) -> Review:
-    """Every offered file's report, in the proposal's order: those of the files landed,
-    with the hunks the person rejected added; a file with nothing accepted, rejected."""
-    left = rejected_hunks or {}
-    by_path = {r.path: _partly(r, left.get(r.path, ())) for r in reports}
-    return Review.of([by_path.get(c.path) or rejected(c) for c in offered.changes], offered.summary)
-
-
-def _partly(report: FileReport, rejected_hunks: tuple[HunkReport, ...]) -> FileReport:
-    """A file's report with the hunks the person rejected added."""
-    if not rejected_hunks:
-        return report
-    status = FileStatus.PARTLY if report.status == FileStatus.APPLIED else report.status
-    return replace(report, status=status, hunks=report.hunks + rejected_hunks)
 
 
 def _record(root: Path, task: str, landed: Proposal, terminal: Terminal) -> None:

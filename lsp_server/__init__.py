@@ -1,3 +1,5 @@
 """The language server: editor requests in, reviewed WorkspaceEdits out."""
 
-__version__ = "0.1.0"
+from agent import __version__
+
+__all__ = ["__version__"]

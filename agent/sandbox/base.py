@@ -11,7 +11,7 @@ implementation per platform (``bubblewrap`` on Linux) and ``Unsandboxed``,
 which enforces nothing and says so: with it, every command is put to the
 user first.
 
-A layout may show the command's tree as an overlay (``OverlayLayers``): the
+A layout may show the command's tree as an overlay (``overlay.OverlayLayers``): the
 real workspace read-only beneath, an upper folder taking every write,
 mounted only for the command, in its own mount namespace.
 """
@@ -20,12 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from .limits import ResourceLimits
-
-if TYPE_CHECKING:
-    from .overlay import OverlayMounter
+from .overlay import OverlayLayers, OverlayMounter
 
 
 @dataclass(frozen=True)
@@ -34,15 +32,6 @@ class Mount:
 
     host: Path
     inside: Path
-
-
-@dataclass(frozen=True)
-class OverlayLayers:
-    """The folders of an overlay mounted at the layout's root for one command."""
-
-    lower: Path  # the real workspace: read, never written
-    upper: Path  # what the command and the staged texts wrote
-    work: Path  # the kernel's scratch folder, on the upper folder's file system
 
 
 @dataclass(frozen=True)

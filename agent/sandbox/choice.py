@@ -7,7 +7,7 @@ reason saying it was required); ``off`` never contains commands. Other
 platforms have no implementation yet: they run without a sandbox.
 
 With bubblewrap, whether the command's tree can be an overlay of the
-workspace is tried once too (``overlay.probe``); where it cannot, commands
+workspace is tried once too (``overlay_probe.probe``); where it cannot, commands
 run in the copy, and the sandbox's description says so.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import sys
 
-from . import bubblewrap, overlay
+from . import bubblewrap, overlay_probe
 from .base import Sandbox, Unsandboxed
 
 
@@ -30,7 +30,7 @@ def choose(mode: str) -> Sandbox:
     if isinstance(found, str):
         required = "; the sandbox setting requires it" if mode == "bubblewrap" else ""
         return Unsandboxed(found + required)
-    mounter = overlay.probe(found)
+    mounter = overlay_probe.probe(found)
     if isinstance(mounter, str):
         return found.with_overlay(None, mounter)
     return found.with_overlay(mounter)

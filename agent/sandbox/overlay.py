@@ -14,27 +14,14 @@ bubblewrap told to run the command as the user again. One way is chosen per
 process (by its user), so an upper folder is always read the way it was
 written.
 
-``probe`` tries it all once, for real, with a time limit: a file read
-through the overlay, one written and one deleted, the lower folder
-unchanged.
+``overlay_probe`` tries it all once, for real, with a time limit.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import stat
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from .. import shadow_owner
-from .base import Layout, OverlayLayers
-
-if TYPE_CHECKING:
-    from .bubblewrap import Bubblewrap
 
 PROBE_SECONDS = 10.0
 UNSAFE_IN_OPTIONS = frozenset(",:\\\n")  # these would split or escape the mount options
@@ -49,6 +36,15 @@ SCRIPT = (
     'err=$(mount -t overlay overlay -o "$o" "$m" 2>&1) || '
     '{ echo "bwrap: cannot mount the workspace overlay: $err"; exit 1; }; exec "$@"'
 )
+
+
+@dataclass(frozen=True)
+class OverlayLayers:
+    """The folders of an overlay mounted at the layout's root for one command."""
+
+    lower: Path  # the real workspace: read, never written
+    upper: Path  # what the command and the staged texts wrote
+    work: Path  # the kernel's scratch folder, on the upper folder's file system
 
 
 @dataclass(frozen=True)
@@ -91,7 +87,7 @@ class OverlayMounter:
     def check(self, layers: OverlayLayers, root: Path) -> str | None:
         """Mount these layers once, at once unmounted (the namespace ends): why not, or None."""
         argv = [*self.prefix(layers, root), "/bin/true"]
-        return _run(argv)
+        return run_mount(argv)
 
 
 def usable_path(path: Path) -> bool:
@@ -99,46 +95,8 @@ def usable_path(path: Path) -> bool:
     return not UNSAFE_IN_OPTIONS.intersection(str(path))
 
 
-def probe(sandbox: Bubblewrap) -> OverlayMounter | str:
-    """A way to mount an overlay for a command here, or why there is none."""
-    if os.environ.get("SUREHAND_SHADOW") == "copy":  # for tests of the copy on any machine
-        return "the copy was asked for (SUREHAND_SHADOW=copy)"
-    program = shutil.which("unshare")
-    if program is None:
-        return "unshare is not installed"
-    mounter = OverlayMounter(program, os.geteuid() != 0, os.getuid(), os.getgid())
-    folder = Path(tempfile.mkdtemp(prefix="surehand-probe-")).resolve()
-    try:
-        if not usable_path(folder):
-            return f"the temporary folder's path ({folder}) cannot be named to mount"
-        return _try(sandbox, mounter, folder)
-    finally:
-        shadow_owner.remove(folder)  # the work folder holds a folder of mode 000
-
-
-def _try(sandbox: Bubblewrap, mounter: OverlayMounter, folder: Path) -> OverlayMounter | str:
-    layers = OverlayLayers(folder / "lower", folder / "upper", folder / "work")
-    root = folder / "merged"
-    for path in (layers.lower, layers.upper, layers.work, root, folder / "home"):
-        path.mkdir()
-    (layers.lower / "kept").write_text("lower\n")
-    (layers.lower / "gone").write_text("lower\n")
-    with_mounter = sandbox.with_overlay(mounter)
-    layout = Layout(root=root, home=folder / "home", overlay=layers)
-    script = "read line < kept && echo upper > made && rm gone && echo $line"
-    why = _run(with_mounter.wrap(["/bin/sh", "-c", script], layout), expect="lower\n")
-    if why is not None:
-        return why
-    gone = os.lstat(layers.upper / "gone")
-    lower_intact = sorted(p.name for p in layers.lower.iterdir()) == ["gone", "kept"]
-    if not lower_intact or (layers.upper / "made").read_text() != "upper\n":
-        return "the overlay did not keep its writes apart"
-    if not (stat.S_ISCHR(gone.st_mode) and gone.st_rdev == 0):
-        return "the overlay did not record a deletion as a whiteout"
-    return mounter
-
-
-def _run(argv: list[str], expect: str | None = None) -> str | None:
+def run_mount(argv: list[str], expect: str | None = None) -> str | None:
+    """Run a command that mounts an overlay, with a time limit: why it failed, or None."""
     try:
         done = subprocess.run(
             argv, check=False, capture_output=True, text=True, timeout=PROBE_SECONDS
