@@ -10,6 +10,7 @@ from typing import Protocol
 
 from editing.visible import visible
 
+from ..command_result import CommandResult
 from ..sandbox import Sandbox
 from ..settings import Settings
 from ..views import Views
@@ -55,14 +56,6 @@ class CommandRequest:
 
 Approve = Callable[[CommandRequest], Awaitable[Approval]]
 """Asks the user whether a command may run."""
-
-
-@dataclass(frozen=True)
-class CommandResult:
-    argv: list[str]
-    exit_code: int | None  # None when it was stopped at the timeout
-    output: str  # stdout and stderr interleaved, already truncated
-    seconds: float
 
 
 class CommandRunner(Protocol):
