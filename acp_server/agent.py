@@ -1,6 +1,6 @@
 """The ACP agent: ``initialize``, ``session/new``, ``session/prompt``, ``session/cancel``.
 
-One ``agent.session.Session`` per ACP session, rooted at its ``cwd`` (the
+One ``agent.loop.session.Session`` per ACP session, rooted at its ``cwd`` (the
 file system's root and the home folder are refused, as everywhere). A
 prompt runs the task on the worker loop (``bridge``): its events stream as
 ``session/update``; then the proposal is put to the person hunk by hunk
@@ -45,13 +45,13 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from agent.config_file import Effective
-from agent.model import ModelError
-from agent.project_root import why_not_a_project
-from agent.proposal import Ending, Proposal
-from agent.session import Session
+from agent.checks.verdicts import broken_by_leaving_out, checkable, for_model
+from agent.config.config_file import Effective
+from agent.config.project_root import why_not_a_project
+from agent.loop.session import Session
+from agent.models.model import ModelError
+from agent.staging.proposal import Ending, Proposal
 from agent.tools.context import Approval, CommandRequest
-from agent.verdicts import broken_by_leaving_out, checkable, for_model
 from editing.visible import visible, visible_lines
 
 from . import messages
@@ -168,7 +168,7 @@ class SurehandAgent:
 
     def close(self) -> None:
         """Stop every task and the commands it runs, and remove their shadow copies."""
-        from agent.commands import stop_all  # noqa: PLC0415 - loaded by the first command
+        from agent.execution.runner import stop_all  # noqa: PLC0415 - loaded by the first command
 
         for task in self.tasks.values():
             if task.running is not None:
@@ -183,7 +183,7 @@ class SurehandAgent:
     # -- on the worker loop ------------------------------------------------------------
 
     async def _session(self, root: Path, task_id: str, effective: Effective) -> Session:
-        from agent.openai_client import OpenAIClient  # noqa: PLC0415 - slow to import
+        from agent.models.openai_client import OpenAIClient  # noqa: PLC0415 - slow to import
 
         settings = effective.settings
         fs = self.capabilities.fs

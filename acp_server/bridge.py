@@ -1,6 +1,6 @@
 """Two event loops: the connection's, and the agent core's in a thread of its own.
 
-The core reads files synchronously (``agent.workspace.TextSource``), and
+The core reads files synchronously (``agent.staging.workspace.TextSource``), and
 for an ACP client a read is a request to the editor (``fs/read_text_file``)
 that must be answered while the reader waits. So each task runs on a
 worker loop in its own thread, and everything it sends to the client goes

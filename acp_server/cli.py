@@ -13,7 +13,7 @@ import logging
 import sys
 from pathlib import Path
 
-from agent.flags import effective_from_flags
+from agent.config.flags import effective_from_flags
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from agent.flags import add_endpoint_flags  # noqa: PLC0415
+    from agent.config.flags import add_endpoint_flags  # noqa: PLC0415
 
     acp = commands.add_parser(
         "acp",

@@ -1,6 +1,6 @@
 """The editor's texts, unsaved changes included, read through ``fs/read_text_file``.
 
-A ``TextSource`` for the overlay (``agent.workspace``): each read asks the
+A ``TextSource`` for the overlay (``agent.staging.workspace``): each read asks the
 client, from the worker thread, and waits for its answer there; a file the
 client cannot read (it does not exist, it is not text, the client failed or
 took too long) is read from the disk as usual. The texts read that differ

@@ -2,7 +2,7 @@
 
 The items are the session's plan (one entry each, completed once
 decided). Each item of the proposal (a hunk of an edited file, or a whole new,
-deleted or moved file: ``agent.terminal_review.Walk``) is one ``tool_call``
+deleted or moved file: ``surehand.terminal.review.Walk``) is one ``tool_call``
 of kind ``edit`` whose ``diff`` content is the file before and after that
 hunk alone, at the hunk's line, then one permission request: accept it,
 reject it, or accept or reject the rest of its file. A file that changes
@@ -31,10 +31,10 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from agent.hunks import apply, line_of
-from agent.landed import operation_of
-from agent.proposal import Proposal
-from agent.terminal_review import Item, Walk
+from agent.staging.hunks import apply, line_of
+from agent.staging.landed import operation_of
+from agent.staging.proposal import Proposal
+from agent.staging.walk import Item, Walk
 from editing.visible import visible
 
 TOO_QUICK = 0.2  # seconds: an answer sooner than this was not a person's

@@ -2,7 +2,7 @@
 
 Each file is read again (through ``fs/read_text_file`` when the client
 offers it: the person may have typed since the task read it) and the
-accepted hunks are landed on it by the core's landing (``agent.landing``):
+accepted hunks are landed on it by the core's landing (``agent.staging.landing``):
 rebased around the person's change, a clash left out and reported, never
 guessed. Texts are written through ``fs/write_text_file`` when the client
 offers it (the editor's buffer is what changes), else to the disk; a
@@ -10,7 +10,7 @@ deletion, and a moved file's old path, are made on the disk (ACP has no
 request for them). A file the editor refuses to write is left as it is and
 named, the other texts are written all the same, but nothing then goes to
 the disk round the editor (a deletion waits). The report is made from the texts read back
-(``agent.landed.judge``), and what was written is recorded for
+(``agent.staging.landed.judge``), and what was written is recorded for
 ``surehand undo``.
 """
 
@@ -21,13 +21,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent.accept import review_of
-from agent.history import FileChange, History
-from agent.landed import judge, unsent, with_landing
-from agent.landing import land
-from agent.proposal import Proposal, ProposedChange
-from agent.review import Review
-from agent.terminal_review import Walk
+from agent.staging.history import FileChange, History
+from agent.staging.landed import judge, unsent, with_landing
+from agent.staging.landing import land
+from agent.staging.proposal import Proposal, ProposedChange
+from agent.staging.review import Review
+from agent.staging.walk import Walk, review_of
 from editing.disk.workdir import Workdir
 
 log = logging.getLogger(__name__)

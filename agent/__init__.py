@@ -14,27 +14,27 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .model import ModelClient, ModelError
-    from .openai_client import OpenAIClient
-    from .proposal import Ending, Proposal, ProposedChange, RunEnd
-    from .scripted import ScriptedModel, ScriptTurn
-    from .session import Session
-    from .settings import Settings
+    from agent.config.settings import Settings
+    from agent.loop.session import Session
+    from agent.models.model import ModelClient, ModelError
+    from agent.models.openai_client import OpenAIClient
+    from agent.models.scripted import ScriptedModel, ScriptTurn
+    from agent.staging.proposal import Ending, Proposal, ProposedChange, RunEnd
 
 __version__ = "0.1.0"
 
 _WHERE = {
-    "Ending": "proposal",
-    "ProposedChange": "proposal",
-    "ModelClient": "model",
-    "ModelError": "model",
-    "OpenAIClient": "openai_client",
-    "RunEnd": "proposal",
-    "Proposal": "proposal",
-    "ScriptTurn": "scripted",
-    "ScriptedModel": "scripted",
-    "Session": "session",
-    "Settings": "settings",
+    "Ending": "staging.proposal",
+    "ProposedChange": "staging.proposal",
+    "ModelClient": "models.model",
+    "ModelError": "models.model",
+    "OpenAIClient": "models.openai_client",
+    "RunEnd": "staging.proposal",
+    "Proposal": "staging.proposal",
+    "ScriptTurn": "models.scripted",
+    "ScriptedModel": "models.scripted",
+    "Session": "loop.session",
+    "Settings": "config.settings",
 }
 
 __all__ = [

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from . import messages
+from agent import messages
 
 Role = Literal["system", "user", "assistant", "tool"]
 KEEP_RECENT = 6  # tool outputs never compacted, newest first

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .conversation import ToolCall, Usage
+from agent.conversation import ToolCall, Usage
 
 
 @dataclass(frozen=True)

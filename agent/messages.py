@@ -11,7 +11,7 @@ snapshot pins the first request); change them here and in the tests together.
 
 from __future__ import annotations
 
-# -- the session (agent/session.py) ---------------------------------------------------
+# -- the session (agent/loop/session.py) ---------------------------------------------------
 
 CANCELLED_CALL = "Not done: the user cancelled the task."
 CUT_OFF_ANSWER = "The answer was cut off at the endpoint's token limit (max tokens):"
@@ -20,7 +20,7 @@ PATCH_IN_ANSWER = (
     "as the `patch` argument of the apply_patch tool, then call finish."
 )
 
-# -- running a call (agent/calls.py) --------------------------------------------------
+# -- running a call (agent/loop/calls.py) --------------------------------------------------
 
 REPEAT_HINT = (
     "\n\nYou made this exact call before and it failed the same way. Change approach: view "
@@ -65,7 +65,7 @@ COMPACTED = (
     "you need it. It began: {first_line}]"
 )
 
-# -- paths and files of the overlay (agent/workspace.py) ------------------------------
+# -- paths and files of the overlay (agent/staging/workspace.py) ------------------------------
 
 OUTSIDE_WORKSPACE = "{path} is outside the workspace {root}."
 PATH_REFUSED = "{path} {why}; paths are relative to the workspace."
@@ -74,7 +74,7 @@ IS_A_DIRECTORY = "{path} is a directory; list it with list_files."
 NOT_TEXT = "{path} {why}; it cannot be read or edited."
 NO_SUCH_FILE = "{path} does not exist. Find files with list_files or grep."
 
-# -- what the model saw (agent/views.py) ----------------------------------------------
+# -- what the model saw (agent/staging/views.py) ----------------------------------------------
 
 STALE_VIEW = (
     "Edit not applied: {path} changed since you last saw it (the user or another "
@@ -86,7 +86,7 @@ RETRY_BUDGET_SPENT = (
     "Work from its current text, lines {first}-{last}:\n{numbered}"
 )
 
-# -- command lines (agent/command_line.py, agent/commands.py) -------------------------
+# -- command lines (agent/config/command_line.py, agent/execution/runner.py) -----------------
 
 COMMAND_UNPARSABLE = (
     "The command cannot be parsed ({error}): close every quote, "
@@ -111,7 +111,7 @@ COPY_FAILED = (
     "continue without running commands."
 )
 
-# -- what became of the last proposal (agent/review.py) -------------------------------
+# -- what became of the last proposal (agent/staging/review.py) -------------------------------
 
 REVIEW_DISCARDED = "The user discarded your proposal."
 REVIEW_HEAD = "About your last proposal (what the user accepted and what landed):"

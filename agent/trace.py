@@ -23,8 +23,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from .conversation import ModelTurn, Usage
-from .settings import MAX_ANSWER_CHARS
+from agent.config.settings import MAX_ANSWER_CHARS
+from agent.conversation import ModelTurn, Usage
 
 MAX_FIELD_CHARS = MAX_ANSWER_CHARS  # of one text field: a whole model answer fits
 MAX_RECORD_CHARS = 3 * MAX_ANSWER_CHARS  # of one line; past it fields are cut shorter

@@ -15,14 +15,15 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .edit import Edit, EditResult, apply_edit, apply_edits
+    from .edit import EditResult, apply_edit, apply_edits
+    from .edit_request import Edit
     from .errors import EditError, Reason
     from .matches import Level
     from .report import LineRange
     from .write import WriteResult, check_write
 
 _WHERE = {
-    "Edit": "edit",
+    "Edit": "edit_request",
     "EditError": "errors",
     "EditResult": "edit",
     "Level": "matches",

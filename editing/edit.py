@@ -24,19 +24,10 @@ from . import line_swaps, messages, report
 from .document import Document
 from .edit_overlaps import without_overlaps
 from .edit_plan import Plan, plan_edit
-from .edit_request import check_request, lf
+from .edit_request import Edit, check_request, lf
 from .errors import EditError, InvalidRequest, NoChange, NotFound
 from .matches import Level
 from .report import LineRange
-
-
-@dataclass(frozen=True)
-class Edit:
-    """Replace the text quoted as ``old`` with ``new``."""
-
-    old: str
-    new: str
-    replace_all: bool = False
 
 
 @dataclass(frozen=True)

@@ -14,18 +14,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 from . import applied, elision, explain, matcher, messages
 from .document import Document
-from .edit_request import check_content_dots, check_request, lf, locate_request
+from .edit_request import Edit, check_content_dots, check_request, lf, locate_request
 from .errors import AlreadyApplied, Ambiguous, InvalidRequest, NotFound
 from .matches import Level, Located, Match
 from .replacement import Replacement, build
 from .split_edit import plan_split_edit
-
-if TYPE_CHECKING:
-    from .edit import Edit
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,22 @@ and says which reading it took in a note for the model.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from . import diff_prefixes, elision, explain, fences, line_numbers, matcher, messages
 from .document import Document
 from .errors import InvalidRequest, NoChange, Placeholder
 from .escapes import unescape
 from .matches import Located
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text quoted as ``old`` with ``new``."""
+
+    old: str
+    new: str
+    replace_all: bool = False
 
 
 def lf(text: str) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from agent.views import numbered
+from agent.staging.views import numbered
 
 from . import positions
 from .documents import BufferSource, relative_of
@@ -25,7 +25,7 @@ class Ask:
     task: str
     uri: str | None = None
     range: types.Range | None = None
-    # The task is the ``surehand:`` comment lines of the range (``agent.comment_task``),
+    # The task is the ``surehand:`` comment lines of the range (``agent.loop.comment_task``),
     # read from the buffer when the ask runs; ``task`` is then only their words as offered.
     from_comments: bool = False
 

@@ -1,4 +1,4 @@
-"""Code actions that ask for the ``surehand:`` comment tasks of a buffer (``agent.comment_task``).
+"""Code actions asking for a buffer's ``surehand:`` comment tasks (``agent.loop.comment_task``).
 
 A comment line such as ``# surehand: make parse_dmy accept two-digit years``
 is offered on its line as "Ask surehand: make parse_dmy accept …", and all
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from agent import comment_task
+from agent.loop import comment_task
 from editing.visible import visible
 
 ASK = "surehand.ask"

@@ -21,21 +21,21 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from agent import comment_task
-from agent.command_layout import resource_limits
-from agent.comment_task import CommentTask
-from agent.config_file import effective_settings, without_defaults
+from agent.checks.verdicts import headline, summary
+from agent.config.config_file import effective_settings, without_defaults
+from agent.config.project_root import why_not_a_project
+from agent.config.settings import Settings
 from agent.events import ToolStarted
-from agent.history import FileChange
-from agent.landing import land
-from agent.model import ModelError
-from agent.project_root import why_not_a_project
-from agent.proposal import Proposal, ProposedChange
-from agent.review import Review
-from agent.sandbox import Sandbox, choose
-from agent.settings import Settings
+from agent.execution.command_layout import resource_limits
+from agent.execution.sandbox import Sandbox, choose
+from agent.loop import comment_task
+from agent.loop.comment_task import CommentTask
+from agent.models.model import ModelError
+from agent.staging.history import FileChange
+from agent.staging.landing import land
+from agent.staging.proposal import Proposal, ProposedChange
+from agent.staging.review import Review
 from agent.tools.context import Approval, CommandRequest
-from agent.verdicts import headline, summary
 from editing.visible import visible, visible_lines
 
 from . import code_actions, comment_actions, messages, progress, review, workspace_edit
@@ -49,8 +49,8 @@ from .tasks import TaskRegistry
 from .test_checks import TestChecks, as_json
 
 if TYPE_CHECKING:
-    from agent.model import ModelClient
-    from agent.session import Session
+    from agent.loop.session import Session
+    from agent.models.model import ModelClient
 
 log = logging.getLogger(__name__)
 
@@ -582,7 +582,7 @@ class Controller:
     def exiting(self) -> None:
         """The server exits now: stop every ask and its commands, and release the
         shadow copy, at once (the event loop closes before the asks unwind)."""
-        from agent.commands import stop_all  # noqa: PLC0415 - loaded by the first command
+        from agent.execution.runner import stop_all  # noqa: PLC0415 - loaded by the first command
 
         self.tasks.cancel_all()
         stop_all()
@@ -632,7 +632,7 @@ class Controller:
         if not self.configured.is_set():  # the settings are not in yet: try when they are
             asyncio.get_running_loop().call_later(0.2, self.prepare)
             return
-        from agent.openai_client import OpenAIClient  # noqa: PLC0415 - loaded by now
+        from agent.models.openai_client import OpenAIClient  # noqa: PLC0415 - loaded by now
 
         with contextlib.suppress(ModelError):  # no model or no key yet: the ask will say so
             client = self._session().client
@@ -646,8 +646,8 @@ class Controller:
         assert self.root is not None
         # Not at the server's start: the model client's package and the tool loop take a
         # second to load; ``warm_up`` imports them once the editor is answered.
-        from agent.openai_client import OpenAIClient  # noqa: PLC0415
-        from agent.session import Session  # noqa: PLC0415
+        from agent.loop.session import Session  # noqa: PLC0415
+        from agent.models.openai_client import OpenAIClient  # noqa: PLC0415
 
         if self.session is None:  # with the client a reset kept, and the settings it was made for
             kept, self._kept = self._kept, None

@@ -30,8 +30,8 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
-from agent.landed import judge, operation_of
-from agent.review import FileStatus, Review
+from agent.staging.landed import judge, operation_of
+from agent.staging.review import FileStatus, Review
 from agent.tools.context import Approval as Verdict
 from agent.tools.context import CommandRequest
 from editing.visible import visible, visible_lines

@@ -20,7 +20,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from agent import messages
-from agent.workspace import NotATextFile
+from agent.staging.workspace import NotATextFile
 
 from . import positions
 

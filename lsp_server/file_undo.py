@@ -17,9 +17,9 @@ from typing import Any
 
 from lsprotocol import types
 
-from agent.landed import operation_of
-from agent.landing import Current
-from agent.proposal import ProposedChange
+from agent.staging.landed import operation_of
+from agent.staging.landing import Current
+from agent.staging.proposal import ProposedChange
 
 from .capabilities import ClientAbilities
 from .documents import uri_of

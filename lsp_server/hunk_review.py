@@ -10,11 +10,11 @@ file's undecided hunks:
   an accepted hunk, or the user typed exactly that): those are accepted, the
   rest move past them;
 - otherwise the user typed: each hunk is rebased onto the new text
-  (``agent.rebase``); one the typing overlaps goes *stale* (it can only be
+  (``agent.staging.rebase``); one the typing overlaps goes *stale* (it can only be
   rejected, and is reported as a conflict), the rest move with the text.
 
 What landed is read from the texts only; the client's ``applied`` answer
-only ever turns a hunk down. ``report`` gives the outcome as ``agent.review``
+only ever turns a hunk down. ``report`` gives the outcome as ``agent.staging.review``
 facts once nothing is left to decide.
 """
 
@@ -25,12 +25,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from agent.hunks import Hunk, apply, line_of, line_regions
-from agent.landed import decided, operation_of
-from agent.landing import Landing
-from agent.proposal import Proposal, ProposedChange
-from agent.rebase import rebase
-from agent.review import FileReport, FileStatus, HunkReport, HunkStatus, Review
+from agent.staging.hunks import Hunk, apply, line_of, line_regions
+from agent.staging.landed import decided, operation_of
+from agent.staging.landing import Landing
+from agent.staging.proposal import Proposal, ProposedChange
+from agent.staging.rebase import rebase
+from agent.staging.review import FileReport, FileStatus, HunkReport, HunkStatus, Review
 
 
 class State(StrEnum):
@@ -105,8 +105,8 @@ class HunkReview:
 
     @classmethod
     def of(cls, proposal: Proposal, landings: Iterable[Landing]) -> HunkReview:
-        """The items of the proposal as landed on the texts now (``agent.landing.land``)."""
-        from agent.landed import unsent  # noqa: PLC0415
+        """The items of the proposal as landed on the texts now (``agent.staging.landing.land``)."""
+        from agent.staging.landed import unsent  # noqa: PLC0415
 
         review = cls(f"review-{next(_ids)}", proposal)
         for original, landing in zip(proposal.changes, landings, strict=True):

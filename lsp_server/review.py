@@ -14,7 +14,7 @@ landed, or the client said what the person chose, the person has decided,
 and a hunk they left out never comes back in the same task; the file's
 report then says, hunk by hunk, what its text holds. Hunks that clash with
 the user's typing are reported, never guessed. The
-landing (``agent.landing``) and the facts (``agent.review``) are the ones
+landing (``agent.staging.landing``) and the facts (``agent.staging.review``) are the ones
 ``surehand run`` uses; this module is the editor's side of the exchange.
 """
 
@@ -25,13 +25,13 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
-from agent.history import FileChange
-from agent.hunks import apply, line_of
-from agent.landed import judge, operation_of, rejected, unsent, with_landing
-from agent.landing import Current, Landing, land, land_file
-from agent.proposal import Proposal, ProposedChange
-from agent.rebase import rebase
-from agent.review import FileReport, FileStatus, HunkReport, HunkStatus, Review
+from agent.staging.history import FileChange
+from agent.staging.hunks import apply, line_of
+from agent.staging.landed import judge, operation_of, rejected, unsent, with_landing
+from agent.staging.landing import Current, Landing, land, land_file
+from agent.staging.proposal import Proposal, ProposedChange
+from agent.staging.rebase import rebase
+from agent.staging.review import FileReport, FileStatus, HunkReport, HunkStatus, Review
 
 # How long to wait after applyEdit for the client's didChange to arrive
 # (Neovim debounces them by 150 ms).

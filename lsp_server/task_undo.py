@@ -1,6 +1,6 @@
 """The editor's side of taking a whole task back (``surehand.undoTask``, ``surehand.history``).
 
-When a review ends, what each sent change did is recorded (``agent.history``:
+When a review ends, what each sent change did is recorded (``agent.staging.history``:
 the hunks the texts hold, never the person's typing). The undo of the newest
 task is planned against the texts as they are (buffers, else the disk) and
 made where each file is: a file the editor holds open, and a file operation
@@ -20,9 +20,9 @@ from typing import Any
 
 from lsprotocol import types
 
-from agent.history import FileChange, History, TaskRecord, UndoPlan, plan_undo, what_landed
-from agent.landed import operation_of
-from agent.proposal import ProposedChange
+from agent.staging.history import FileChange, History, TaskRecord, UndoPlan, plan_undo, what_landed
+from agent.staging.landed import operation_of
+from agent.staging.proposal import ProposedChange
 from editing.disk.workdir import Workdir
 from editing.errors import InvalidRequest
 from editing.visible import visible

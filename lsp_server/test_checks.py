@@ -1,6 +1,6 @@
 """The tests' verdict in the editor: ``surehand/tests``, messages, a check of what was accepted.
 
-The proposal's verdict (``agent.verdicts``) goes to a client that takes
+The proposal's verdict (``agent.checks.verdicts``) goes to a client that takes
 surehand's notifications as ``surehand/tests`` right before the proposal,
 so its own review shows it; any other client gets it as one
 ``window/showMessage``. After a review in which the person left some hunks
@@ -18,16 +18,16 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from agent.review import Review
-from agent.review import Verdict as Outcome
-from agent.verdicts import Status, Verdict, checkable, for_model, headline, summary
+from agent.checks.verdicts import Status, Verdict, checkable, for_model, headline, summary
+from agent.staging.review import Review
+from agent.staging.review import Verdict as Outcome
 from editing.visible import visible_lines
 
 from .capabilities import ClientAbilities
 
 if TYPE_CHECKING:
-    from agent.proposal import Proposal
-    from agent.session import Session
+    from agent.loop.session import Session
+    from agent.staging.proposal import Proposal
 
 TESTS = "surehand/tests"
 CHECK_TESTS = "surehand.checkTests"

@@ -22,8 +22,8 @@ log = logging.getLogger(__name__)
 # What a first task imports, heaviest first: the model client and the loop, the HTTP
 # stack its first request loads (the openai package loads it lazily), the engine.
 MODULES = (
-    "agent.openai_client",
-    "agent.session",
+    "agent.models.openai_client",
+    "agent.loop.session",
     "anyio._backends._asyncio",
     "httpcore2",
     "h11",
@@ -31,8 +31,8 @@ MODULES = (
     "editing.matcher",
     "editing.report",
     "editing.patch",
-    "agent.commands",
-    "agent.verdicts",
+    "agent.execution.runner",
+    "agent.checks.verdicts",
 )
 
 

@@ -10,7 +10,7 @@ each ``TextDocumentEdit`` versioned with the buffer version the agent read
 first line a client opens it with. With ``annotate``, every hunk and
 file operation carries a change annotation whose label is the description
 of the edit(s) it holds (made visible: ``editing.visible``), to be
-confirmed. A file that changes how tools run (``agent.governing``) has
+confirmed. A file that changes how tools run (``agent.staging.governing``) has
 annotations of its own: id ``surehand-governs-<n>``, description
 ``changes how tools run: <what it governs>``; a client's review flags it and
 leaves it out of "accept all" (docs/protocol.md).
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from agent.proposal import Proposal, ProposedChange
+from agent.staging.proposal import Proposal, ProposedChange
 from editing.visible import visible
 
 from . import positions

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lsp_server.cli import serve_arguments, serve, serve_main
+from lsp_server.cli import serve, serve_arguments, serve_main
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,8 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["serve"]:
         return serve_main(argv[1:], prog="surehand serve")
     from acp_server import cli as acp_cli  # noqa: PLC0415 - not needed to serve
-    from agent import cli as agent_cli  # noqa: PLC0415
     from editing.disk import cli as editing_cli  # noqa: PLC0415
+    from surehand.terminal import commands as agent_cli  # noqa: PLC0415
 
     parser = argparse.ArgumentParser(prog="surehand", description="surehand command line")
     parser.add_argument("--version", action="version", version=f"surehand {_version()}")

@@ -76,7 +76,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     temp = session.config.stash.get(TEMP, None)
     if temp is None:
         return
-    from agent.shadow import discard_kept
+    from agent.execution.shadow import discard_kept
 
     discard_kept()  # the copy the last session kept for a next one
     left = sorted(p.name for p in temp.glob("surehand-*"))

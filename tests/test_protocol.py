@@ -21,6 +21,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+from agent.config.settings import _CHOICES
 from agent.conversation import ToolCall
 from agent.events import (
     Event,
@@ -34,9 +35,8 @@ from agent.events import (
     ToolFinished,
     ToolStarted,
 )
-from agent.proposal import Ending
-from agent.review import FileStatus, HunkStatus, Verdict
-from agent.settings import _CHOICES
+from agent.staging.proposal import Ending
+from agent.staging.review import FileStatus, HunkStatus, Verdict
 from agent.tools.context import Approval
 from lsp_server import progress
 from lsp_server.code_actions import COMMANDS as REVIEW_COMMANDS

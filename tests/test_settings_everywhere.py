@@ -1,11 +1,11 @@
-"""A setting exists once, in ``agent.settings.Settings``; everything that lists it agrees.
+"""A setting exists once, in ``agent.config.settings.Settings``; everything that lists it agrees.
 
 The VS Code extension declares each one in its ``package.json`` (with the
 same default) and passes it on by name (``SERVER_KEYS`` in
 ``client-vscode/src/settings.ts``). A setting added to the dataclass and
 forgotten there would silently never reach the server from VS Code. The
 settings table of ``docs/configuration.md`` is made from the dataclass and
-``agent.flags.HELP`` (``python -m agent.settings_table --write
+``agent.config.flags.HELP`` (``python -m agent.config.settings_table --write
 docs/configuration.md``), and must be the table made now.
 """
 
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from agent import settings_table
-from agent.config_file import camel_case
-from agent.flags import HELP, NO_FLAG
-from agent.settings import Settings
+from agent.config import settings_table
+from agent.config.config_file import camel_case
+from agent.config.flags import HELP, NO_FLAG
+from agent.config.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 EXTENSION = ROOT / "client-vscode"
@@ -98,7 +98,7 @@ def test_the_pages_table_is_the_one_the_settings_make():
     page = (ROOT / settings_table.PAGE).read_text(encoding="utf-8")
     assert settings_table.in_page(page) == settings_table.table(), (
         f"{settings_table.PAGE}'s settings table is out of date: run "
-        f"`python -m agent.settings_table --write {settings_table.PAGE}`"
+        f"`python -m agent.config.settings_table --write {settings_table.PAGE}`"
     )
 
 

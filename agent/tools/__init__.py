@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 
-from .base import Tool, ToolResult
+from agent.tools.base import Tool, ToolResult
 
 _MODULES = (
     "view_file",

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent.staging.workspace import ToolError
+from agent.tools.base import ToolResult, load_spec
+from agent.tools.context import ToolContext
+from agent.tools.staging import Change, refuse, stage
 from editing import EditError
 from editing.patch import apply_patch, parse_patch
-
-from ..workspace import ToolError
-from .base import ToolResult, load_spec
-from .context import ToolContext
-from .staging import Change, refuse, stage
 
 
 class ApplyPatch:

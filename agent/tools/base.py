@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Protocol
 
-from ..model import ToolSpec
-from .context import ToolContext
+from agent.models.model import ToolSpec
+from agent.tools.context import ToolContext
 
 
 @dataclass(frozen=True)

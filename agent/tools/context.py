@@ -8,13 +8,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
+from agent.config.settings import Settings
+from agent.execution.command_result import CommandResult
+from agent.execution.sandbox import Sandbox
+from agent.staging.views import Views
+from agent.staging.workspace import Overlay
 from editing.visible import visible
-
-from ..command_result import CommandResult
-from ..sandbox import Sandbox
-from ..settings import Settings
-from ..views import Views
-from ..workspace import Overlay
 
 
 class Approval(Enum):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..workspace import FileExists
-from . import messages
-from .base import ToolResult, load_spec
-from .context import ToolContext
-from .staging import Change, stage
+from agent.staging.workspace import FileExists
+from agent.tools import messages
+from agent.tools.base import ToolResult, load_spec
+from agent.tools.context import ToolContext
+from agent.tools.staging import Change, stage
 
 
 class CreateFile:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import messages
-from .base import ToolResult, load_spec
-from .context import ToolContext
-from .staging import Change, stage
+from agent.tools import messages
+from agent.tools.base import ToolResult, load_spec
+from agent.tools.context import ToolContext
+from agent.tools.staging import Change, stage
 
 
 class DeleteFile:

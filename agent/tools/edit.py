@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent.tools.base import ToolResult, load_spec
+from agent.tools.context import ToolContext
+from agent.tools.staging import stage_edits
 from editing import Edit
-
-from .base import ToolResult, load_spec
-from .context import ToolContext
-from .staging import stage_edits
 
 
 class EditTool:

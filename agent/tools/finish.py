@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import messages
-from .base import ToolResult, load_spec
-from .context import ToolContext
+from agent.tools import messages
+from agent.tools.base import ToolResult, load_spec
+from agent.tools.context import ToolContext
 
 
 class Finish:

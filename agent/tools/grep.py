@@ -37,12 +37,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar
 
-from ..model import ToolSpec
-from ..workspace import ToolError
-from . import messages
-from .base import ToolResult, load_spec
-from .context import ToolContext
-from .list_files import Scope, count, path_key
+from agent.models.model import ToolSpec
+from agent.staging.workspace import ToolError
+from agent.tools import messages
+from agent.tools.base import ToolResult, load_spec
+from agent.tools.context import ToolContext
+from agent.tools.list_files import Scope, count, path_key
 
 MAX_MATCHES = 100
 MAX_CONTEXT = 5

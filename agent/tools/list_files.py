@@ -29,12 +29,12 @@ from typing import Any
 
 from pathspec import GitIgnoreSpec
 
-from ..git_process import GitProcess
-from ..messages import NO_SUCH_FILE
-from ..workspace import FileMissing, NotATextFile, Overlay, ToolError
-from . import messages
-from .base import ToolResult, load_spec
-from .context import ToolContext
+from agent.execution.git_process import GitProcess
+from agent.messages import NO_SUCH_FILE
+from agent.staging.workspace import FileMissing, NotATextFile, Overlay, ToolError
+from agent.tools import messages
+from agent.tools.base import ToolResult, load_spec
+from agent.tools.context import ToolContext
 
 MAX_FILES = 500
 GIT_SECONDS = 30.0

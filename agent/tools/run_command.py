@@ -16,14 +16,15 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from ..command_guard import paths_outside, writing_option
-from ..command_layout import resource_limits
-from ..command_line import is_allowed, parse_command
-from ..sandbox import Sandbox
-from ..workspace import ToolError
-from . import messages
-from .base import ToolResult, load_spec
-from .context import Approval, CommandRequest, CommandResult, ToolContext
+from agent.config.command_line import is_allowed, parse_command
+from agent.execution.command_guard import paths_outside, writing_option
+from agent.execution.command_layout import resource_limits
+from agent.execution.command_result import CommandResult
+from agent.execution.sandbox import Sandbox
+from agent.staging.workspace import ToolError
+from agent.tools import messages
+from agent.tools.base import ToolResult, load_spec
+from agent.tools.context import Approval, CommandRequest, ToolContext
 
 SUMMARY_CHARS = 60
 

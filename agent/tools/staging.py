@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agent.staging.views import Span, touched_spans
+from agent.staging.workspace import ToolError
+from agent.tools import messages
+from agent.tools.base import ToolResult
+from agent.tools.context import ToolContext
 from editing import Edit, EditError, Level, apply_edits
-
-from ..views import Span, touched_spans
-from ..workspace import ToolError
-from . import messages
-from .base import ToolResult
-from .context import ToolContext
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..views import numbered
-from . import messages
-from .base import ToolResult, load_spec
-from .context import ToolContext
+from agent.staging.views import numbered
+from agent.tools import messages
+from agent.tools.base import ToolResult, load_spec
+from agent.tools.context import ToolContext
 
 MAX_LINE_CHARS = 2_000
 

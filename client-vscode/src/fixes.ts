@@ -6,8 +6,8 @@
  * setting 'model'", "the apiKey setting"), which every editor shares. In VS
  * Code a setting is `surehand.<name>`, and the key is not a setting at all
  * but what **Surehand: Set API Key** stores. Each rule below matches one
- * message the server sends (agent/openai_client.py, agent/session.py,
- * agent/settings.py, lsp_server/documents.py) and says what fixes it; then
+ * message the server sends (agent/models/openai_client.py, agent/loop/session.py,
+ * agent/config/settings.py, lsp_server/documents.py) and says what fixes it; then
  * every other setting name the server used is given its `surehand.` prefix
  * and the button that opens it. A message about a config file (`….toml:`)
  * names that file's keys and is left as it is.
@@ -45,37 +45,37 @@ interface Rule {
 /** The server's setup messages, as it words them, each with its VS Code words and fixes. */
 const RULES: readonly Rule[] = [
   {
-    // agent/openai_client.py: no model from any layer.
+    // agent/models/openai_client.py: no model from any layer.
     pattern: /set the setting 'model' \(or the environment variable SUREHAND_MODEL\) to a model your endpoint serves\./,
     replace: 'choose one with "Set Model" (it sets surehand.model to a model your endpoint serves).',
     fixes: [SET_MODEL, openSettings('surehand.model')],
   },
   {
-    // agent/openai_client.py: no key and no base URL.
+    // agent/models/openai_client.py: no key and no base URL.
     pattern: /set the environment variable (\S+) \(or apiKeyEnv to the variable that holds it\), or point baseUrl at a server that needs none\./,
     replace: 'store one with "Set API Key", or set the environment variable $1 (surehand.apiKeyEnv names it), or set surehand.baseUrl to a server that needs none.',
     fixes: [SET_API_KEY, SET_ENDPOINT],
   },
   {
-    // agent/openai_client.py: 401/403 with the key the extension stored for the endpoint.
+    // agent/models/openai_client.py: 401/403 with the key the extension stored for the endpoint.
     pattern: /Check the key in the apiKey setting\./,
     replace: 'Check the key: "Set API Key" stores it for this endpoint.',
     fixes: [SET_API_KEY],
   },
   {
-    // agent/openai_client.py: 401/403 with the key from the environment.
+    // agent/models/openai_client.py: 401/403 with the key from the environment.
     pattern: /Check the key in the environment variable ([A-Za-z_][A-Za-z0-9_]*)\./,
     replace: 'Check the key in the environment variable $1 (surehand.apiKeyEnv names it), or store one with "Set API Key".',
     fixes: [SET_API_KEY, openSettings('surehand.apiKeyEnv')],
   },
   {
-    // agent/openai_client.py: 404.
+    // agent/models/openai_client.py: 404.
     pattern: /Check the model name and baseUrl\./,
     replace: 'Check surehand.model and surehand.baseUrl.',
     fixes: [SET_MODEL, SET_ENDPOINT],
   },
   {
-    // agent/openai_client.py: nothing listens at the base URL.
+    // agent/models/openai_client.py: nothing listens at the base URL.
     pattern: /Check baseUrl and that the server is running\./,
     replace: 'Check surehand.baseUrl and that the server is running.',
     fixes: [SET_ENDPOINT],

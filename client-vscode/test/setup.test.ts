@@ -97,7 +97,7 @@ describe("the models an endpoint lists", () => {
 });
 
 /** The server's source, where its setup messages are written. */
-const SERVER_SOURCE = ['agent/openai_client.py', 'agent/session.py', 'agent/settings.py']
+const SERVER_SOURCE = ['agent/models/openai_client.py', 'agent/loop/session.py', 'agent/config/settings.py']
   .map((file) => readFileSync(join(__dirname, '..', '..', file), 'utf8'))
   .join('\n');
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..edit import Edit, EditResult, apply_edit, apply_edits
+from ..edit import EditResult, apply_edit, apply_edits
+from ..edit_request import Edit
 from ..errors import EditError
 from ..patch import apply_patch, parse_patch
 from ..write import WriteResult, check_write

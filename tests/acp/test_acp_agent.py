@@ -148,7 +148,7 @@ async def run_task(
     fs: bool = True,
 ) -> tuple[str, Any]:
     """Start the agent, run one prompt; (its stop reason, the process)."""
-    argv = ["-m", "lsp_server.cli", "acp", "--base-url", server.base_url, "--model", server.model]
+    argv = ["-m", "surehand", "acp", "--base-url", server.base_url, "--model", server.model]
     async with spawn_agent_process(
         as_client(editor), sys.executable, *argv, env=environment(tmp_path), cwd=str(editor.root)
     ) as (conn, process):
@@ -296,7 +296,7 @@ async def test_the_root_and_the_home_folder_are_refused(
     project: Path, openai_server: ScriptedServer, tmp_path: Path
 ):
     editor = Editor(project, answers=[])
-    argv = ["-m", "lsp_server.cli", "acp", "--base-url", openai_server.base_url]
+    argv = ["-m", "surehand", "acp", "--base-url", openai_server.base_url]
     env = {**environment(tmp_path), "HOME": str(project)}
     async with spawn_agent_process(as_client(editor), sys.executable, *argv, env=env) as (conn, _):
         await conn.initialize(protocol_version=PROTOCOL_VERSION)
@@ -333,7 +333,7 @@ async def test_the_messages_of_one_task_come_in_the_order_the_protocol_needs(
     editor = Editor(project, answers=["allow_once", "reject_once"])
     openai_server.add(Turn("On it.", [FIX, SUB_NOTE]), Turn(tool_calls=[FINISH]))
     agent = (
-        f"{sys.executable} -m lsp_server.cli acp --base-url {openai_server.base_url} "
+        f"{sys.executable} -m surehand acp --base-url {openai_server.base_url} "
         f"--model {openai_server.model} | tee {wire}"
     )
     async with spawn_agent_process(

@@ -15,10 +15,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from agent.openai_client import OpenAIClient
-from agent.proposal import Proposal
-from agent.session import Session
-from agent.settings import Settings
+from agent.config.settings import Settings
+from agent.loop.session import Session
+from agent.models.openai_client import OpenAIClient
+from agent.staging.proposal import Proposal
 from tests.support.openai_server import Call, ScriptedServer, Turn
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from agent.sandbox import Sandbox, Unsandboxed, choose
+from agent.execution.sandbox import Sandbox, Unsandboxed, choose
 
 NONE = Unsandboxed("turned off for this test")
 PYTHON = "python3"  # from PATH: the test runner's own venv is not visible in the sandbox

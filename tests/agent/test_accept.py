@@ -1,6 +1,6 @@
 """``surehand run`` at the answer: the proposal lands on the files as they are then.
 
-Real processes: ``surehand run`` (``python -m agent.cli run``) against the
+Real processes: ``surehand run`` (``python -m surehand.terminal.commands run``) against the
 scripted OpenAI-compatible server, with its stdin and stdout on pipes; the
 test changes the file on disk while the question is open, then answers.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.history import History
+from agent.staging.history import History
 from agent.trace import read_trace
 from tests.support.openai_server import HttpError, ScriptedServer, Turn
 from tests.support.scripted_task import CALC, FINISH, FIX, FIXED, edit
@@ -42,7 +42,7 @@ class Run:
             [
                 sys.executable,
                 "-m",
-                "agent.cli",
+                "surehand.terminal.commands",
                 "run",
                 "Fix add.",
                 "--workspace",

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from agent.config.settings import Settings
+from agent.loop.session import Session
 from agent.messages import ANSWER_STOPPED_CALL
-from agent.openai_client import OpenAIClient
-from agent.proposal import Ending, Proposal
-from agent.session import Session
-from agent.settings import Settings
-from agent.terminal import Terminal
+from agent.models.openai_client import OpenAIClient
+from agent.models.turn_builder import MAX_ANSWER_CHARS
+from agent.staging.proposal import Ending, Proposal
 from agent.trace import read_trace
-from agent.turn_builder import MAX_ANSWER_CHARS
+from surehand.terminal.screen import Terminal
 from tests.support.openai_server import Call, ScriptedServer, Turn, Whole
 
 HUGE = 4_400_000  # characters, as the answer that was printed twice and traced whole
@@ -104,7 +104,7 @@ def test_a_huge_text_answer_is_stopped_and_printed_in_part(server: ScriptedServe
 @pytest.mark.asyncio
 async def test_the_client_stops_reading_at_the_ceiling(server: ScriptedServer):
     from agent.conversation import Message
-    from agent.model import ToolSpec
+    from agent.models.model import ToolSpec
 
     spec = ToolSpec("create_file", "make a file", {"type": "object", "properties": {}})
     server.add(Turn(tool_calls=[Call("create_file", {"content": "x" * HUGE})]))

@@ -11,8 +11,8 @@ import asyncio
 import tracemalloc
 from pathlib import Path
 
-from agent.commands import MAX_OUTPUT_CHARS, OutputBuffer, run_process
-from agent.settings import Settings
+from agent.config.settings import Settings
+from agent.execution.runner import MAX_OUTPUT_CHARS, OutputBuffer, run_process
 from tests.agent.sandboxes import PYTHON
 
 MB = 1_000_000

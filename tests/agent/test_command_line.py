@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-SUREHAND = [sys.executable, "-m", "lsp_server.cli"]
+SUREHAND = [sys.executable, "-m", "surehand"]
 
 
 def test_the_version_is_the_packages():

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from agent.command_env import command_environment
-from agent.command_line import BadCommand, is_allowed, parse_command
-from agent.commands import OutputBuffer, ShadowRunner
-from agent.sandbox import Sandbox
-from agent.settings import DEFAULT_ALLOWLIST, Settings
-from agent.shadow import discard_kept
-from agent.tools.context import CommandResult
-from agent.workspace import Overlay
+from agent.config.command_line import BadCommand, is_allowed, parse_command
+from agent.config.settings import DEFAULT_ALLOWLIST, Settings
+from agent.execution.command_env import command_environment
+from agent.execution.command_result import CommandResult
+from agent.execution.runner import OutputBuffer, ShadowRunner
+from agent.execution.sandbox import Sandbox
+from agent.execution.shadow import discard_kept
+from agent.staging.workspace import Overlay
 from tests.agent.sandboxes import PYTHON, sandbox
 from tests.support.processes import gone, marker, running
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.comment_task import CommentTask, described, find, task_of, without
+from agent.loop.comment_task import CommentTask, described, find, task_of, without
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.config_file import (
+from agent.config.config_file import (
     PROVIDERS,
     Source,
     effective_settings,
@@ -20,8 +20,8 @@ from agent.config_file import (
     user_config_path,
     without_defaults,
 )
-from agent.flags import add_endpoint_flags, flag_name, flag_values, name_flags
-from agent.settings import DEFAULT_ALLOWLIST, Settings
+from agent.config.flags import add_endpoint_flags, flag_name, flag_values, name_flags
+from agent.config.settings import DEFAULT_ALLOWLIST, Settings
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -314,7 +314,7 @@ def test_surehand_config_shows_where_each_setting_came_from_and_never_the_key(ho
         [
             sys.executable,
             "-m",
-            "agent.cli",
+            "surehand.terminal.commands",
             "config",
             "--workspace",
             str(project),

@@ -5,7 +5,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.content_calls import ContentStream, calls_in_content, read_content, split_thinking
+from agent.models.content_calls import ContentStream, calls_in_content, read_content, split_thinking
 
 DECLARED = {"view_file", "edit", "finish"}
 

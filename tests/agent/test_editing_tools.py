@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.settings import Settings
+from agent.config.settings import Settings
+from agent.staging.workspace import Overlay, ToolError
 from agent.tools import (
     apply_patch,
     create_file,
@@ -17,7 +18,6 @@ from agent.tools import (
     view_file,
 )
 from agent.tools.context import ToolContext
-from agent.workspace import Overlay, ToolError
 from tests.agent.overlay_support import Buffers
 
 CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n"

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from agent.config.settings import Settings
 from agent.events import Event, ModelCalling
-from agent.openai_client import OpenAIClient
-from agent.proposal import Ending
-from agent.session import Session
-from agent.settings import Settings
+from agent.loop.session import Session
+from agent.models.openai_client import OpenAIClient
+from agent.staging.proposal import Ending
 from agent.trace import read_trace
 from editing.disk.workdir import Workdir
 from tests.support.openai_server import Call, ScriptedServer, Turn
@@ -126,7 +126,7 @@ def surehand_run(project: Path, server: ScriptedServer, *flags: str, answers: st
         [
             sys.executable,
             "-m",
-            "agent.cli",
+            "surehand.terminal.commands",
             "run",
             "Make the test pass.",
             "--workspace",

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from agent import cli
-from agent.endpoint import OPENAI_DEFAULT_URL, resolve_endpoint
-from agent.flags import add_endpoint_flags, effective_from_flags
-from agent.openai_client import NO_KEY, OpenAIClient
+from agent.config.endpoint import OPENAI_DEFAULT_URL, resolve_endpoint
+from agent.config.flags import add_endpoint_flags, effective_from_flags
+from agent.models.openai_client import NO_KEY, OpenAIClient
+from surehand.terminal import commands as cli
 from tests.support.openai_server import Call, Request, ScriptedServer, Turn
 
 USER_FILE = "~/.config/surehand/config.toml"
@@ -261,7 +261,15 @@ def surehand_run(
         "XDG_STATE_HOME": str(project.parent / "state"),
         "NO_COLOR": "1",
     }
-    argv = [sys.executable, "-m", "agent.cli", "run", "Tidy up.", "--workspace", str(project)]
+    argv = [
+        sys.executable,
+        "-m",
+        "surehand.terminal.commands",
+        "run",
+        "Tidy up.",
+        "--workspace",
+        str(project),
+    ]
     with printed.open("w", encoding="utf-8") as out:
         return subprocess.run(
             [*argv, *flags],

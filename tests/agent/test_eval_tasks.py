@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agent import eval_tasks
+from surehand.terminal import eval_tasks
 from tests.support.openai_server import Call, ScriptedServer, Turn
 
 pytestmark = pytest.mark.slow
@@ -83,7 +83,7 @@ def test_every_bundled_solution_passes_and_nothing_is_left_behind(tmp_path: Path
     out = tmp_path / "records.json"
     env = os.environ | {"TMPDIR": str(temporary)}
     # No DIR, and not from the checkout: the default is the package's own tasks.
-    command = [sys.executable, "-m", "agent.cli", "eval-tasks", "--scripted"]
+    command = [sys.executable, "-m", "surehand.terminal.commands", "eval-tasks", "--scripted"]
     done = subprocess.run(
         [*command, "--json", str(out)],
         cwd=tmp_path,

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from agent.proposal import Ending, Proposal
-from agent.scripted import ScriptedModel
-from agent.session import Session
-from agent.settings import Settings
+from agent.config.settings import Settings
+from agent.loop.session import Session
+from agent.models.scripted import ScriptedModel
+from agent.staging.proposal import Ending, Proposal
 from tests.agent.recorded import (
     CALC,
     ROOT,

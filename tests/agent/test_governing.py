@@ -1,11 +1,11 @@
-"""Files that change how tools run (``agent.governing``) are named, ordinary files are not."""
+"""Files that change how tools run (``agent.staging.governing``) are named, ordinary files are not."""
 
 from __future__ import annotations
 
 import pytest
 
-from agent.governing import governs
-from agent.proposal import ProposedChange
+from agent.staging.governing import governs
+from agent.staging.proposal import ProposedChange
 
 GOVERNING = [
     ".surehand.toml",

@@ -8,11 +8,11 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.settings import Settings
+from agent.config.settings import Settings
+from agent.staging.workspace import Overlay
 from agent.tools.context import ToolContext
 from agent.tools.grep import MAX_MATCHES, FileHits, Found, Grep, find_ripgrep, render
 from agent.tools.list_files import path_key
-from agent.workspace import Overlay
 from tests.agent.overlay_support import write_files
 
 names = st.text("ab/-.", min_size=1, max_size=6).filter(

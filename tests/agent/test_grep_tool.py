@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from agent.settings import Settings
+from agent.config.settings import Settings
+from agent.staging.workspace import FileMissing, NotATextFile, Overlay, PathRefused
 from agent.tools.context import ToolContext
 from agent.tools.grep import TOOL, BadPattern, Grep, find_ripgrep
 from agent.tools.list_files import BadGlob
-from agent.workspace import FileMissing, NotATextFile, Overlay, PathRefused
 from tests.agent.overlay_support import Buffers, write_files
 
 RG = find_ripgrep()

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent import history
-from agent.history import FileChange, History, plan_undo, what_landed
-from agent.proposal import ProposedChange
+from agent.staging import history
+from agent.staging.history import FileChange, History, plan_undo, what_landed
+from agent.staging.proposal import ProposedChange
 
 BEFORE = "one\ntwo\nthree\nfour\nfive\nsix\nseven\n"
 AFTER = "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\n"

@@ -18,8 +18,8 @@ import hypothesis.strategies as st
 import pytest
 from hypothesis import given, settings
 
-from agent.hunks import Hunk, StagedText, apply, split_lines
-from agent.workspace import Overlay
+from agent.staging.hunks import Hunk, StagedText, apply, split_lines
+from agent.staging.workspace import Overlay
 
 PROPERTY = settings(max_examples=400, deadline=None)
 

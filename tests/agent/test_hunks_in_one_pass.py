@@ -17,8 +17,8 @@ import hypothesis.strategies as st
 import pytest
 from hypothesis import event, given, settings
 
-from agent import hunks
-from agent.hunks import Hunk, StagedText, apply, line_regions
+from agent.staging import hunks
+from agent.staging.hunks import Hunk, StagedText, apply, line_regions
 from editing import Edit, EditError, apply_edits
 
 EXAMPLES = settings(

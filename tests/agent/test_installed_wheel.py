@@ -24,7 +24,16 @@ import pytest
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "editing", "agent", "lsp_server", "acp_server")
+SOURCES = (
+    "pyproject.toml",
+    "README.md",
+    "LICENSE",
+    "editing",
+    "agent",
+    "lsp_server",
+    "acp_server",
+    "surehand",
+)
 TASKS = ROOT / "agent" / "tasks"
 
 
@@ -109,7 +118,7 @@ def test_the_wheel_carries_every_task_file_and_the_demo(installed: Installed):
     assert len(task_files) > 30
     assert task_files <= names, sorted(task_files - names)
     assert {"agent/demo/script.json", "agent/demo/project/dateparse.py"} <= names
-    assert {"acp_server/agent.py", "lsp_server/warm_up.py"} <= names
+    assert {"acp_server/agent.py", "lsp_server/warm_up.py", "surehand/terminal/review.py"} <= names
 
 
 def test_the_installed_package_is_the_one_that_runs(installed: Installed):
@@ -117,7 +126,7 @@ def test_the_installed_package_is_the_one_that_runs(installed: Installed):
         [
             str(installed.python),
             "-c",
-            "import acp_server, agent, editing, lsp_server; print(agent.__file__)",
+            "import acp_server, agent, editing, lsp_server, surehand; print(agent.__file__)",
         ],
         cwd=installed.place,
         env=installed.env,

@@ -3,10 +3,10 @@ what a text holds: cases for every kind of file change."""
 
 from __future__ import annotations
 
-from agent.landed import decided
-from agent.landing import Ground, land_file
-from agent.proposal import ProposedChange
-from agent.rebase import hunks_between
+from agent.staging.landed import decided
+from agent.staging.landing import Ground, land_file
+from agent.staging.proposal import ProposedChange
+from agent.staging.rebase import hunks_between
 
 BASE = "one\ntwo\nthree\nfour\nfive\n"
 OURS = "ONE\ntwo\nthree\nfour\nFIVE\n"

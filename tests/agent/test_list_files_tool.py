@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from agent.settings import Settings
+from agent.config.settings import Settings
+from agent.staging.workspace import FileMissing, Overlay, PathRefused
 from agent.tools.context import ToolContext
 from agent.tools.list_files import MAX_FILES, TOOL, BadGlob, _walk_folder, walk
-from agent.workspace import FileMissing, Overlay, PathRefused
 from tests.agent.overlay_support import Buffers, write_files
 
 FILES = {

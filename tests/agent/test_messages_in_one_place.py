@@ -31,9 +31,9 @@ from typing import Any, TypeGuard
 import pytest
 
 import agent.tools
+from agent.staging.workspace import FileExists, ToolError
 from agent.tools import messages
 from agent.tools.base import ToolResult
-from agent.workspace import FileExists, ToolError
 
 TOOLS = Path(agent.tools.__file__).parent
 MODULES = sorted(path.name for path in TOOLS.glob("*.py") if path.name != "messages.py")

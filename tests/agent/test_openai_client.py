@@ -14,8 +14,9 @@ from collections.abc import Sequence
 import openai
 import pytest
 
+from agent.config.settings import Settings
 from agent.conversation import Message, ModelTurn, ToolCall, Usage
-from agent.model import (
+from agent.models.model import (
     Delta,
     ModelAuthFailed,
     ModelError,
@@ -27,8 +28,7 @@ from agent.model import (
     ModelUnreachable,
     ToolSpec,
 )
-from agent.openai_client import OpenAIClient
-from agent.settings import Settings
+from agent.models.openai_client import OpenAIClient
 from tests.support.openai_server import (
     Call,
     Drop,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.shadow import ShadowCopy
-from agent.workspace import Overlay, PathRefused
+from agent.execution.shadow import ShadowCopy
+from agent.staging.workspace import Overlay, PathRefused
 from editing.disk.paths import OutsideRoot, resolve_inside, why_refused
 from editing.disk.workdir import Workdir
 from editing.errors import InvalidRequest

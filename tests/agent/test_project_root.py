@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.project_root import why_not_a_project
+from agent.config.project_root import why_not_a_project
 
 HOME = Path("/home/ana")
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from agent.config.settings import Settings
 from agent.events import ModelThinking, ToolFinished
-from agent.openai_client import OpenAIClient
-from agent.proposal import Ending
-from agent.session import Session
-from agent.settings import Settings
+from agent.loop.session import Session
+from agent.models.openai_client import OpenAIClient
+from agent.staging.proposal import Ending
 from tests.support.openai_server import Recorded, ScriptedServer
 from tests.support.scripted_task import CALC, FIXED
 

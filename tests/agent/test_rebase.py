@@ -18,7 +18,7 @@ import hypothesis.strategies as st
 import pytest
 from hypothesis import given, settings
 
-from agent.rebase import Conflict, Rebased, rebase, split_lines
+from agent.staging.rebase import Conflict, Rebased, rebase, split_lines
 
 PROPERTY = settings(max_examples=200, deadline=None)
 

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from agent.command_line import BadCommand
-from agent.commands import ShadowRunner
-from agent.settings import Settings
+from agent.config.command_line import BadCommand
+from agent.config.settings import Settings
+from agent.execution.runner import ShadowRunner
+from agent.staging.workspace import Overlay
 from agent.tools import run_command
 from agent.tools.base import ToolResult
 from agent.tools.context import Approval, CommandRequest, ToolContext
 from agent.tools.run_command import CommandDeclined, CommandsUnavailable, OutsideWorkspace
-from agent.workspace import Overlay
 from tests.agent.sandboxes import NONE, PYTHON, bubblewrap
 
 PY = PYTHON

@@ -36,12 +36,12 @@ from pathlib import Path
 
 import pytest
 
-from agent.commands import ShadowRunner
-from agent.sandbox import Sandbox
-from agent.settings import Settings
+from agent.config.settings import Settings
+from agent.execution.runner import ShadowRunner
+from agent.execution.sandbox import Sandbox
+from agent.staging.workspace import Overlay, ToolError
 from agent.tools import run_command
 from agent.tools.context import Approval, CommandRequest, ToolContext
-from agent.workspace import Overlay, ToolError
 from tests.agent.overlay_support import git
 from tests.agent.sandboxes import NONE, bubblewrap
 from tests.support.processes import gone, marker

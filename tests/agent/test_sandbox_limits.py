@@ -23,14 +23,14 @@ from typing import Any
 
 import pytest
 
-from agent import command_layout
-from agent.commands import ShadowRunner
-from agent.sandbox import Layout, Sandbox
-from agent.sandbox.limits import GIB, MIB, ResourceLimits
-from agent.settings import Settings
+from agent.config.settings import Settings
+from agent.execution import command_layout
+from agent.execution.runner import ShadowRunner
+from agent.execution.sandbox import Layout, Sandbox
+from agent.execution.sandbox.limits import GIB, MIB, ResourceLimits
+from agent.staging.workspace import Overlay, ToolError
 from agent.tools import run_command
 from agent.tools.context import Approval, ToolContext
-from agent.workspace import Overlay, ToolError
 from tests.agent.overlay_support import git
 from tests.agent.sandboxes import NONE, bubblewrap
 from tests.agent.test_sandbox_attacks import (

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from agent.commands import ShadowRunner
-from agent.settings import Settings
-from agent.tools.context import CommandResult
-from agent.workspace import Overlay
+from agent.config.settings import Settings
+from agent.execution.command_result import CommandResult
+from agent.execution.runner import ShadowRunner
+from agent.staging.workspace import Overlay
 from tests.agent.overlay_support import git
 from tests.agent.sandboxes import bubblewrap
 from tests.agent.test_sandbox_attacks import RUNNER_PACKAGES, make_venv_with_pytest

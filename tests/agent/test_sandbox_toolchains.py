@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from agent.commands import ShadowRunner
-from agent.sandbox import Sandbox
-from agent.sandbox.bubblewrap import Bubblewrap
-from agent.sandbox.toolchains import python_prefix, toolchains, venv_interpreter
-from agent.settings import Settings
-from agent.workspace import Overlay
+from agent.config.settings import Settings
+from agent.execution.runner import ShadowRunner
+from agent.execution.sandbox import Sandbox
+from agent.execution.sandbox.bubblewrap import Bubblewrap
+from agent.execution.sandbox.toolchains import python_prefix, toolchains, venv_interpreter
+from agent.staging.workspace import Overlay
 from tests.agent.overlay_support import git
 from tests.agent.sandboxes import bubblewrap
 

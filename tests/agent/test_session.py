@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from agent.config.settings import Settings
 from agent.conversation import ModelTurn
 from agent.events import Event, TaskEnded, ToolStarted
+from agent.loop.session import MALFORMED_LIMIT, Session
 from agent.messages import PATCH_IN_ANSWER
-from agent.model import ModelUnreachable
-from agent.proposal import Ending
-from agent.scripted import ScriptedModel, ScriptTurn
-from agent.session import MALFORMED_LIMIT, Session
-from agent.settings import Settings
+from agent.models.model import ModelUnreachable
+from agent.models.scripted import ScriptedModel, ScriptTurn
+from agent.staging.proposal import Ending
 from agent.tools import apply_patch, create_file, delete_file, edit, finish, multi_edit, view_file
 from agent.trace import read_trace
 
@@ -189,7 +189,7 @@ def test_cancelling_keeps_the_overlay_and_a_partial_proposal(project: Path):
             await task
 
     asyncio.run(cancel_midway())
-    from agent.proposal import RunEnd
+    from agent.staging.proposal import RunEnd
 
     partial = s.proposal(RunEnd(Ending.CANCELLED, "Cancelled."))
     assert [c.after for c in partial.changes] == [CALC.replace("-", "+")]

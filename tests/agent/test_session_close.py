@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from agent.openai_client import OpenAIClient
-from agent.proposal import Ending
-from agent.session import Session
-from agent.settings import Settings
+from agent.config.settings import Settings
+from agent.loop.session import Session
+from agent.models.openai_client import OpenAIClient
+from agent.staging.proposal import Ending
 from tests.support.openai_server import Call, ScriptedServer, Turn
 
 FINISH = Call("finish", {"summary": "Nothing to change."})

@@ -1,6 +1,6 @@
 """Settings: parsed in one place, never fatal."""
 
-from agent.settings import DEFAULT_ALLOWLIST, Settings
+from agent.config.settings import DEFAULT_ALLOWLIST, Settings
 
 
 def test_defaults_and_environment():

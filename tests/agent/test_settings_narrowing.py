@@ -3,7 +3,7 @@ narrows, some settings need trust, some are the user's alone, and every limit ha
 a ceiling no source can exceed.
 
 Real files in temporary folders, a decoy environment full of secrets, and the
-command environment built exactly as commands get it (``agent.command_env``).
+command environment built exactly as commands get it (``agent.execution.command_env``).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from agent import settings_table
-from agent.command_env import command_environment
-from agent.config_file import effective_settings, user_config_path
-from agent.settings import CEILINGS, MAX_ANSWER_CHARS, Settings, number
+from agent.config import settings_table
+from agent.config.config_file import effective_settings, user_config_path
+from agent.config.settings import CEILINGS, MAX_ANSWER_CHARS, Settings, number
+from agent.execution.command_env import command_environment
 
 SECRETS = {
     "GITHUB_TOKEN": "ghp_decoy_1111",
@@ -246,7 +246,9 @@ def test_no_source_exceeds_a_ceiling(home, project, name):
 def test_every_setting_has_a_class():
     names = {f.name for f in fields(Settings)}
     missing = names - set(settings_table.CLASSES)
-    assert not missing, f"settings with no class in agent/settings_table.py: {sorted(missing)}"
+    assert not missing, (
+        f"settings with no class in agent/config/settings_table.py: {sorted(missing)}"
+    )
     for name, rule in settings_table.CLASSES.items():
         assert rule.who in {"narrow", "trust", "user"}, name
         if rule.who == "narrow":
@@ -269,7 +271,7 @@ def test_surehand_config_says_what_was_ignored_and_why(home, project):
     user_file(home, "commandTimeout = 999999\n")
     env = {**home, "PATH": os.environ["PATH"], **SECRETS}
     result = subprocess.run(
-        [sys.executable, "-m", "agent.cli", "config", "--workspace", str(project)],
+        [sys.executable, "-m", "surehand.terminal.commands", "config", "--workspace", str(project)],
         capture_output=True,
         text=True,
         env=env,

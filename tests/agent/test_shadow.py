@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.shadow import ShadowCopy
-from agent.workspace import Overlay
+from agent.execution.shadow import ShadowCopy
+from agent.staging.workspace import Overlay
 from tests.agent.overlay_support import Buffers, git, write_files
 
 GITIGNORE = "*.log\nnode_modules/\ndata/\n"

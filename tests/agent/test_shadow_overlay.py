@@ -20,15 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from agent import shadow_owner
-from agent.commands import ShadowRunner
-from agent.sandbox import bubblewrap as bubblewrap_module
-from agent.sandbox import overlay
-from agent.sandbox.base import OverlayLayers
-from agent.settings import Settings
-from agent.shadow import discard_kept
-from agent.tools.context import CommandResult
-from agent.workspace import Overlay
+from agent.config.settings import Settings
+from agent.execution import shadow_owner
+from agent.execution.command_result import CommandResult
+from agent.execution.runner import ShadowRunner
+from agent.execution.sandbox import bubblewrap as bubblewrap_module
+from agent.execution.sandbox import overlay, overlay_probe
+from agent.execution.sandbox.overlay import OverlayLayers
+from agent.execution.shadow import discard_kept
+from agent.staging.workspace import Overlay
 from tests.agent.overlay_support import git, write_files
 from tests.agent.sandboxes import bubblewrap
 
@@ -283,10 +283,10 @@ def test_closing_leaves_nothing_in_the_temporary_folder(
 CRASH = """
 import asyncio, os, sys
 from pathlib import Path
-from agent.commands import ShadowRunner
-from agent.sandbox import choose
-from agent.settings import Settings
-from agent.workspace import Overlay
+from agent.execution.runner import ShadowRunner
+from agent.execution.sandbox import choose
+from agent.config.settings import Settings
+from agent.staging.workspace import Overlay
 
 runner = ShadowRunner(Overlay(Path(sys.argv[1])), sandbox=choose("bubblewrap"))
 argv = ["/bin/sh", "-c", "rm app.py; mkdir -p made; echo x > made/x"]
@@ -410,7 +410,7 @@ def test_without_unshare_the_probe_says_why_and_commands_use_the_copy(
         (bare / program).symlink_to(shutil.which(program) or "")
     with monkeypatch.context() as patched:
         patched.setenv("PATH", str(bare))
-        why = overlay.probe(found)
+        why = overlay_probe.probe(found)
     assert why == "unshare is not installed"
     sandbox = found.with_overlay(None, why)
     assert "a full copy of your workspace: unshare is not installed" in sandbox.describe(False)
@@ -431,7 +431,7 @@ def assert_commands_get_the_copy(workspace: Path, sandbox: bubblewrap_module.Bub
 def test_the_copy_can_be_asked_for(monkeypatch: pytest.MonkeyPatch):
     found = sandbox_for("overlay")
     monkeypatch.setenv("SUREHAND_SHADOW", "copy")
-    assert overlay.probe(found) == "the copy was asked for (SUREHAND_SHADOW=copy)"
+    assert overlay_probe.probe(found) == "the copy was asked for (SUREHAND_SHADOW=copy)"
 
 
 def test_a_workspace_the_overlay_cannot_name_gets_the_copy(tmp_path: Path):

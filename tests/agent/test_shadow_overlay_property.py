@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.commands import ShadowRunner
-from agent.settings import Settings
-from agent.workspace import Overlay
+from agent.config.settings import Settings
+from agent.execution.runner import ShadowRunner
+from agent.staging.workspace import Overlay
 from tests.agent.overlay_support import git, write_files
 from tests.agent.test_shadow_overlay import sandbox_for, snapshot
 

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agent import shadow_owner
-from agent.shadow import ShadowCopy
+from agent.execution import shadow_owner
+from agent.execution.shadow import ShadowCopy
 
 
 def leftover(where: Path, name: str, owner: object | None) -> Path:

@@ -1,5 +1,5 @@
 """A session's copy kept for the next session of the same workspace, and the
-sync's look at what commands changed (``find -cnewer``, ``agent.shadow_changes``).
+sync's look at what commands changed (``find -cnewer``, ``agent.execution.shadow_changes``).
 
 The copy taken back must show a command exactly what a copy made anew
 shows: what the last session's commands changed, deleted or made is put
@@ -21,11 +21,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent import shadow as shadow_module
-from agent.commands import ShadowRunner
-from agent.sandbox.base import Sandbox, Unsandboxed
-from agent.shadow import ShadowCopy, discard_kept
-from agent.workspace import Overlay
+from agent.execution import shadow as shadow_module
+from agent.execution.runner import ShadowRunner
+from agent.execution.sandbox.base import Sandbox, Unsandboxed
+from agent.execution.shadow import ShadowCopy, discard_kept
+from agent.staging.workspace import Overlay
 from tests.agent.test_shadow_overlay import sandbox_for
 from tests.agent.test_shadow_overlay_property import (
     LIST,
@@ -148,7 +148,7 @@ def test_the_kept_copy_is_removed_when_the_process_exits(tmp_path: Path) -> None
     root = tmp_path / "ws"
     make_workspace(root)
     script = (
-        "import sys; from pathlib import Path; from agent.shadow import ShadowCopy\n"
+        "import sys; from pathlib import Path; from agent.execution.shadow import ShadowCopy\n"
         "copy = ShadowCopy(Path(sys.argv[1])); print(copy.folder); copy.close(keep=True)\n"
     )
     env = {**os.environ, "PYTHONPATH": str(Path(shadow_module.__file__).parents[1])}

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from agent.commands import ShadowRunner
-from agent.settings import Settings
-from agent.shadow import ShadowCopy, discard_kept
-from agent.workspace import Overlay
+from agent.config.settings import Settings
+from agent.execution.runner import ShadowRunner
+from agent.execution.shadow import ShadowCopy, discard_kept
+from agent.staging.workspace import Overlay
 from tests.agent.overlay_support import git, write_files
 from tests.agent.sandboxes import sandbox  # noqa: F401 - a fixture
 from tests.agent.test_shadow import files_in

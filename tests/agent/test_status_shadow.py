@@ -6,13 +6,21 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agent.sandbox import choose
+from agent.execution.sandbox import choose
 from tests.agent.overlay_support import git, write_files
 
 
 def status(workspace: Path, *flags: str) -> str:
     done = subprocess.run(
-        [sys.executable, "-m", "agent.cli", "status", "--workspace", str(workspace), *flags],
+        [
+            sys.executable,
+            "-m",
+            "surehand.terminal.commands",
+            "status",
+            "--workspace",
+            str(workspace),
+            *flags,
+        ],
         capture_output=True,
         text=True,
         timeout=60,

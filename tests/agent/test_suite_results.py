@@ -16,8 +16,8 @@ from shutil import which
 
 import pytest
 
-from agent.project_tests import found_in, is_test_command, project_commands
-from agent.suite_results import MAX_NAMES, Counts, read_counts
+from agent.checks.suite_results import MAX_NAMES, Counts, read_counts
+from agent.loop.project_tests import found_in, is_test_command, project_commands
 
 PY_SUITE = (
     "import unittest\n\n\nclass T(unittest.TestCase):\n"

@@ -20,8 +20,8 @@ from agent.events import (
     ToolStarted,
 )
 from agent.messages import CUT_OFF_ANSWER
-from agent.status_line import FRAMES, StatusLine
-from agent.terminal import Terminal
+from surehand.terminal.screen import Terminal
+from surehand.terminal.status_line import FRAMES, StatusLine
 
 RUN = ToolCall("c1", "run_command", '{"command": "pytest"}')
 

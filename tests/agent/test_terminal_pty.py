@@ -68,7 +68,7 @@ def surehand(project: Path, *args: str) -> pexpect.spawn:
         "COLUMNS": "120",
         "LINES": "30",
     }
-    argv = ["-m", "agent.cli", *args, "--workspace", str(project)]
+    argv = ["-m", "surehand.terminal.commands", *args, "--workspace", str(project)]
     child = pexpect.spawn(
         sys.executable, argv, env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(30, 120)
     )

@@ -18,15 +18,15 @@ import hypothesis.strategies as st
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from agent.accept import offer
 from agent.conversation import Usage
-from agent.history import History
-from agent.hunk_diff import NO_NEWLINE, hunk_diff
-from agent.hunks import Hunk, StagedText, apply, split_lines
-from agent.line_input import LineReader
-from agent.proposal import Ending, Proposal, ProposedChange, RunEnd
-from agent.rebase import rebase
-from agent.terminal import Terminal
+from agent.staging.history import History
+from agent.staging.hunk_diff import NO_NEWLINE, hunk_diff
+from agent.staging.hunks import Hunk, StagedText, apply, split_lines
+from agent.staging.proposal import Ending, Proposal, ProposedChange, RunEnd
+from agent.staging.rebase import rebase
+from surehand.terminal.accept import offer
+from surehand.terminal.line_input import LineReader
+from surehand.terminal.screen import Terminal
 from tests.support.scripted_task import CALC, FIXED
 
 SUB_DONE = FIXED.replace("    return a - b\n", "    return a - b  # sub\n")

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from agent.calls import Caller
+from agent.config.settings import Settings
 from agent.conversation import ToolCall
-from agent.model import ToolSpec
-from agent.settings import Settings
+from agent.loop.calls import Caller
+from agent.models.model import ToolSpec
+from agent.staging.workspace import Overlay
 from agent.tools import default_tools
 from agent.tools.base import ToolResult
 from agent.tools.context import ToolContext
-from agent.workspace import Overlay
 
 
 def call(name: str, **args: Any) -> ToolCall:

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from agent.conversation import ModelTurn, ToolCall, Usage
-from agent.scripted import ScriptedModel
+from agent.models.scripted import ScriptedModel
 from agent.trace import (
     MAX_FIELD_CHARS,
     MAX_RECORD_CHARS,

@@ -8,8 +8,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.model import Delta
-from agent.turn_builder import TurnBuilder
+from agent.models.model import Delta
+from agent.models.turn_builder import TurnBuilder
 
 DECLARED = {"view_file", "edit", "finish"}
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from agent.history import FileChange, History
+from agent.staging.history import FileChange, History
 
-SUREHAND = [sys.executable, "-m", "lsp_server.cli"]
+SUREHAND = [sys.executable, "-m", "surehand"]
 BEFORE = "def area(w, h):\n    return w * h\n\n\ndef total(xs):\n    return sum(xs)\n"
 AFTER = BEFORE.replace("w * h", "w * h  # metres")
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.review import FileReport, FileStatus, HunkReport, HunkStatus, Review
-from agent.suite_results import Counts
-from agent.verdicts import (
+from agent.checks.suite_results import Counts
+from agent.checks.verdicts import (
     On,
     Status,
     TestRun,
@@ -22,6 +21,7 @@ from agent.verdicts import (
     headline,
     state_of,
 )
+from agent.staging.review import FileReport, FileStatus, HunkReport, HunkStatus, Review
 
 ARGV = ("pytest", "-q")
 texts = st.dictionaries(

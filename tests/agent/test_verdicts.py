@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from agent.hunks import apply
-from agent.openai_client import OpenAIClient
-from agent.proposal import Proposal
-from agent.session import Session
-from agent.settings import Settings
+from agent.checks.verdicts import Status
+from agent.config.settings import Settings
+from agent.loop.session import Session
+from agent.models.openai_client import OpenAIClient
+from agent.staging.hunks import apply
+from agent.staging.proposal import Proposal
 from agent.trace import read_trace
-from agent.verdicts import Status
 from tests.agent.overlay_support import git
 from tests.agent.sandboxes import bubblewrap
 from tests.agent.test_sandbox_attacks import RUNNER_PACKAGES, make_venv_with_pytest

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from agent.config.settings import Settings
 from agent.conversation import ToolCall, Usage
 from agent.events import ModelText, ModelThinking, ModelWriting, ToolFinished
-from agent.model import Delta, ModelContentFiltered, ModelTimedOut
-from agent.openai_client import OpenAIClient
-from agent.proposal import Ending, Proposal
-from agent.session import Session
-from agent.settings import Settings
+from agent.loop.session import Session
+from agent.models.model import Delta, ModelContentFiltered, ModelTimedOut
+from agent.models.openai_client import OpenAIClient
+from agent.staging.proposal import Ending, Proposal
 from tests.agent.test_openai_client import TOOLS, client, complete
 from tests.support.openai_server import (
     Call,

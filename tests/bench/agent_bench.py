@@ -1,7 +1,7 @@
 """Benchmark of the agent's machinery, one section per part, each printing a table.
 
 Sections
-    ``shadow``: the shadow copy commands run in (``agent.shadow.ShadowCopy``)
+    ``shadow``: the shadow copy commands run in (``agent.execution.shadow.ShadowCopy``)
     on a generated repository of 5,000 small Python files in nested
     packages, with a ``.gitignore`` that ignores ``node_modules/`` and a
     ``node_modules/`` of 2,000 files (linked into the copy, never copied).
@@ -58,13 +58,13 @@ from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from agent.config.settings import Settings
 from agent.events import StepStarted, ToolFinished
-from agent.openai_client import tool_payload
-from agent.proposal import Ending
-from agent.scripted import ScriptedModel, ScriptTurn
-from agent.session import Session, system_prompt
-from agent.settings import Settings
-from agent.shadow import ShadowCopy
+from agent.execution.shadow import ShadowCopy
+from agent.loop.session import Session, system_prompt
+from agent.models.openai_client import tool_payload
+from agent.models.scripted import ScriptedModel, ScriptTurn
+from agent.staging.proposal import Ending
 from agent.tools import default_tools
 from agent.tools.grep import find_ripgrep
 from tests.bench.harness import expect, parser, run

@@ -34,7 +34,7 @@ Sections
     ``view_file``, 3 ``edit``, ``ls`` through ``run_command`` (so the shadow
     copy is made) and ``finish``. Baselines in the same run: a bare
     interpreter sleeping, and one that imported ``lsp_server.server`` and
-    ``agent.session``.
+    ``agent.loop.session``.
 
 How
     Every result is checked before it is reported: the built edit must have
@@ -77,9 +77,9 @@ if str(REPO) not in sys.path:
 from lsprotocol import converters, types  # noqa: E402
 
 from agent.conversation import Usage  # noqa: E402
-from agent.hunks import Hunk, StagedText  # noqa: E402
-from agent.proposal import Ending, Proposal, RunEnd, proposal_of  # noqa: E402
-from agent.workspace import Overlay  # noqa: E402
+from agent.staging.hunks import Hunk, StagedText  # noqa: E402
+from agent.staging.proposal import Ending, Proposal, RunEnd, proposal_of  # noqa: E402
+from agent.staging.workspace import Overlay  # noqa: E402
 from lsp_server import positions, workspace_edit  # noqa: E402
 from lsp_server.documents import uri_of  # noqa: E402
 from lsp_server.progress import STEP_NOTIFICATION  # noqa: E402
@@ -588,7 +588,7 @@ def memory_section(args: argparse.Namespace) -> None:
             "import time; print('ready', flush=True); time.sleep(30)"
         ),
         "python, imports server+session": python_rss(
-            "import time, lsp_server.server, agent.session; print('ready', flush=True); "
+            "import time, lsp_server.server, agent.loop.session; print('ready', flush=True); "
             "time.sleep(30)"
         ),
     }

@@ -107,7 +107,7 @@ NEW_LINE = "    total = round(amount * rate + 3, 2)\n"
 
 def write_project(root: Path) -> None:
     """``FILES`` modules committed to a fresh git repository; no tests, so no test command
-    runs but the task's own (``agent.project_tests`` finds none)."""
+    runs but the task's own (``agent.loop.project_tests`` finds none)."""
     (root / "shop").mkdir(parents=True)
     (root / "shop" / "__init__.py").write_text("")
     for f in range(FILES):

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from agent.commands import MAX_OUTPUT_CHARS, run_process  # noqa: E402
+from agent.execution.runner import MAX_OUTPUT_CHARS, run_process  # noqa: E402
 from tests.bench.harness import expect, parser, run  # noqa: E402
 
 MB = 1_000_000

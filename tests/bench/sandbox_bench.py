@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from agent.command_layout import command_layout
-from agent.commands import ShadowRunner, run_process
-from agent.sandbox import Unsandboxed, choose
-from agent.settings import Settings
-from agent.workspace import Overlay
+from agent.config.settings import Settings
+from agent.execution.command_layout import command_layout
+from agent.execution.runner import ShadowRunner, run_process
+from agent.execution.sandbox import Unsandboxed, choose
+from agent.staging.workspace import Overlay
 from tests.bench.harness import expect, median_ns, parser, run
 
 COMMANDS = {

@@ -69,18 +69,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from agent.sandbox import choose
-from agent.sandbox.overlay import OverlayMounter
-from agent.settings import Settings
-from agent.shadow import ShadowCopy
-from agent.shadow_overlay import OverlayUnavailable, ShadowOverlay
+from agent.config.settings import Settings
+from agent.execution.sandbox import choose
+from agent.execution.sandbox.overlay import OverlayMounter
+from agent.execution.shadow import ShadowCopy
+from agent.execution.shadow_overlay import OverlayUnavailable, ShadowOverlay
+from agent.staging.workspace import Overlay
 from agent.tools.context import ToolContext
 from agent.tools.edit import TOOL as EDIT
 from agent.tools.grep import TOOL as GREP
 from agent.tools.grep import find_ripgrep
 from agent.tools.list_files import TOOL as LIST
 from agent.tools.view_file import TOOL as VIEW
-from agent.workspace import Overlay
 from tests.bench.harness import expect, parser, positive, rounds_median_ns, run
 from tests.bench.linux_tree import NEEDLE, generate
 

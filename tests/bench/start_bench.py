@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.bench.harness import expect, parser, run
 
 BARE = "from pygls.lsp.server import LanguageServer\nLanguageServer('bare', '0').start_io()\n"
-HEAVY = ("openai", "agent.session", "agent.tools.grep", "editing.matcher", "editing.report")
+HEAVY = ("openai", "agent.loop.session", "agent.tools.grep", "editing.matcher", "editing.report")
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
 
 

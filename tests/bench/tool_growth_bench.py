@@ -36,10 +36,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from agent.settings import Settings
+from agent.config.settings import Settings
+from agent.staging.workspace import Overlay
 from agent.tools import apply_patch, edit
 from agent.tools.context import ToolContext
-from agent.workspace import Overlay
 from editing import apply_edit
 from editing.patch import apply_patch as engine_apply_patch
 from tests.bench import engine_growth_bench as engine_bench

@@ -39,12 +39,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from agent.commands import ShadowRunner
-from agent.sandbox import choose
-from agent.settings import Settings
+from agent.checks.verdicts import Status
+from agent.config.settings import Settings
+from agent.execution.runner import ShadowRunner
+from agent.execution.sandbox import choose
+from agent.loop.test_checks import TestLedger, check_accepted, check_proposal
+from agent.staging.workspace import Overlay
 from agent.tools.context import ToolContext
-from agent.verdicts import Status, TestLedger, check_accepted, check_proposal
-from agent.workspace import Overlay
 from tests.bench import harness
 
 DEFAULT_REPEAT = 5

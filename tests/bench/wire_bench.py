@@ -27,10 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import openai
 
-from agent.model import ToolSpec
-from agent.openai_client import OpenAIClient
-from agent.settings import Settings
-from agent.turn_builder import TurnBuilder
+from agent.config.settings import Settings
+from agent.models.model import ToolSpec
+from agent.models.openai_client import OpenAIClient
+from agent.models.turn_builder import TurnBuilder
 from tests.bench.harness import expect, median_ns, parser, positive, run
 from tests.support.openai_server import Recorded, ScriptedServer
 

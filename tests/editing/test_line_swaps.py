@@ -20,7 +20,8 @@ from hypothesis import event, given, settings
 
 from editing import EditError, apply_edit, line_swaps
 from editing.document import Document
-from editing.edit import Edit, EditResult, _apply_planned, apply_edits
+from editing.edit import EditResult, _apply_planned, apply_edits
+from editing.edit_request import Edit
 
 EXAMPLES = settings(
     max_examples=int(os.environ.get("SUREHAND_SWAP_EXAMPLES", "300")), deadline=None, database=None

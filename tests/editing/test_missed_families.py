@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.hunks import apply as apply_hunks
-from agent.workspace import Overlay, PathRefused
+from agent.staging.hunks import apply as apply_hunks
+from agent.staging.workspace import Overlay, PathRefused
 from editing import Edit, EditError, apply_edit, apply_edits
 from editing.disk.corpus import Case, run, verdict
 from editing.disk.paths import OutsideRoot, clean

@@ -23,9 +23,9 @@ import pytest
 HEAVY = (
     "openai",
     "httpx",
-    "agent.session",
-    "agent.openai_client",
-    "agent.cli",
+    "agent.loop.session",
+    "agent.models.openai_client",
+    "surehand.terminal.commands",
     "agent.tools.grep",
     "agent.tools.apply_patch",
     "editing.disk.cli",
@@ -43,7 +43,7 @@ def record():
     with open(sys.argv[1], "w") as out:
         json.dump({"modules": sorted(sys.modules), "collector": [gc.isenabled(), gc.get_freeze_count()]}, out)
 atexit.register(record)
-from lsp_server.cli import main
+from surehand.cli import main
 sys.exit(main(["serve"]))
 """
 
@@ -116,5 +116,12 @@ def test_serving_initialize_loads_no_heavy_module(tmp_path: Path):
 def test_once_initialized_the_task_machinery_loads_in_the_background(tmp_path: Path):
     record = serve(tmp_path, initialized=True, linger=WARM)
     loaded = set(record["modules"])
-    assert {"openai", "agent.session", "agent.openai_client", "editing.matcher"} <= loaded
-    assert "agent.cli" not in loaded and "editing.disk.cli" not in loaded, "only a task's"
+    assert {
+        "openai",
+        "agent.loop.session",
+        "agent.models.openai_client",
+        "editing.matcher",
+    } <= loaded
+    assert "surehand.terminal.commands" not in loaded and "editing.disk.cli" not in loaded, (
+        "only a task's"
+    )

@@ -12,7 +12,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from agent.history import FileChange, History
+from agent.staging.history import FileChange, History
 from tests.lsp.editor import Editor, Editors, ask, command, wait_until
 from tests.lsp.test_plain_client import actions, plain, run, the_end
 from tests.support.openai_server import Hang, ScriptedServer, Turn

@@ -45,7 +45,7 @@ REAL = {real!r}
 
 
 def main():
-    code = "import sys; from lsp_server.cli import main; sys.exit(main())"
+    code = "import sys; from surehand.cli import main; sys.exit(main())"
     os.execv(REAL, [REAL, "-c", code, *sys.argv[1:]])
 """
 
@@ -56,10 +56,11 @@ def standin_wheel(folder: Path) -> Path:
     info = f"surehand-{VERSION}.dist-info"
     files = {
         "lsp_server/__init__.py": f'__version__ = "{VERSION}"\n',
-        "lsp_server/cli.py": HAND_OVER.format(real=sys.executable),
+        "surehand/__init__.py": "",
+        "surehand/cli.py": HAND_OVER.format(real=sys.executable),
         f"{info}/METADATA": f"Metadata-Version: 2.1\nName: surehand\nVersion: {VERSION}\n",
         f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-        f"{info}/entry_points.txt": "[console_scripts]\nsurehand = lsp_server.cli:main\n",
+        f"{info}/entry_points.txt": "[console_scripts]\nsurehand = surehand.cli:main\n",
     }
     record = []
     for name, text in files.items():

@@ -41,7 +41,7 @@ local function run(fields)
   }, fields)
 end
 
--- The verdicts as the server sends them (agent/verdicts.py, Verdict.as_json).
+-- The verdicts as the server sends them (agent/checks/verdicts.py, Verdict.as_json).
 local PASSED = {
   command = 'python3 -m pytest -q',
   argv = { 'python3', '-m', 'pytest', '-q' },

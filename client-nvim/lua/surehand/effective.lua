@@ -13,7 +13,7 @@ function M.cli(cmd)
     return { cmd[1] }
   end
   if cmd[2] == '-m' and cmd[3] == 'lsp_server' then
-    return { cmd[1], '-c', 'import sys; from lsp_server.cli import main; sys.exit(main())' }
+    return { cmd[1], '-m', 'surehand' }
   end
   if vim.fn.executable('surehand') == 1 then
     return { vim.fn.exepath('surehand') }
