@@ -9,6 +9,10 @@ prompt runs the task on the worker loop (``bridge``): its events stream as
 the allowlist is asked about through ``session/request_permission``; the
 client's terminal is never used. ``session/cancel`` stops the task (or the
 review) and drops what it staged: nothing is written.
+
+Its size: one class, the protocol's methods over the sessions it keeps; the
+questions (``hunk_questions``), the writes (``write_accepted``), the updates
+(``updates``) and the bridge are modules of their own.
 """
 
 from __future__ import annotations

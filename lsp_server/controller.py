@@ -4,6 +4,12 @@ Holds the settings, the agent session (one conversation per workspace),
 the open documents and the running asks. The handlers in ``server`` call
 in here; everything that talks to the agent or builds protocol values
 lives here or in the modules it calls.
+
+Its size: ``Controller`` is the one object every handler calls. The review
+(``hunk_review``), the tests' checks (``test_checks``), the non-modal review
+and the tasks are modules of their own; the ask's lifecycle, undo, approvals
+and progress still share its session and review here, and are the next to
+move out.
 """
 
 from __future__ import annotations

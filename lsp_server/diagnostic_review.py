@@ -12,6 +12,10 @@ them, else by the server on that accept; what a delete or move needs to be
 undone is kept (``undo``). Command approvals wait here too, shown like a
 hunk, so that nothing ever asks in a way that takes the user's typing.
 When no item is left, ``finish`` gets the outcome.
+
+Its size: the non-modal review's state (its items, their diagnostics and
+code actions, the decisions) is one object every handler shares; its
+rendering is the next part to move out.
 """
 
 from __future__ import annotations

@@ -1,4 +1,9 @@
-"""The pygls server: each handler gets what it needs and hands over to ``Controller``."""
+"""The pygls server: each handler gets what it needs and hands over to ``Controller``.
+
+Its size: it registers every handler the protocol has, each a few lines
+handing over to ``Controller``, and the ``Protocol`` subclass that guards
+pygls's own bookkeeping.
+"""
 
 from __future__ import annotations
 

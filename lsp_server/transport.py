@@ -26,6 +26,9 @@ This reader replaces it (for stdio and TCP):
   request gets the error as its answer (``id`` null when its ``id`` is
   unusable); a notification is ignored, as JSON-RPC says. Every one is
   logged (``window/logMessage``).
+
+Its size: one reader, a state machine over the framing whose branches are
+each a hostile input it survives; they share its buffer.
 """
 
 from __future__ import annotations

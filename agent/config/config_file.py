@@ -25,6 +25,10 @@ exceeds a limit's ceiling (``settings.CEILINGS``).
 The order is fixed; what it hides is not: each value a higher layer
 replaced is kept in ``Effective.replaced`` (so ``endpoint`` can warn when
 the environment overrides what your own file says).
+
+Its size: the layering of the sources and the narrowing of a project's file
+are one algorithm over the same tables; the rules themselves are
+``setting_rules``.
 """
 
 from __future__ import annotations

@@ -54,6 +54,11 @@ at while git runs). The scan is done again when the commit checked out or
 the ignored folders change, or when a changed path may change what is
 linked (a ``.gitignore``, a folder named in ``LINKED_NAMES``, a nested
 repository). Outside git every sync scans.
+
+Its size: one class whose sync, scan, kept copy and writes share the record
+of what the copy holds; the listing (``shadow_scan``), what changed
+(``shadow_changes``) and ownership (``shadow_owner``) are modules of their
+own. The writing of files is the next part to move out.
 """
 
 from __future__ import annotations

@@ -27,6 +27,9 @@ read) from the moment it is staged. The contract:
 
 Lines end at ``"\\n"`` only (as ``rebase.split_lines``), so CRLF files, a
 missing final newline and odd separators come through byte for byte. Pure.
+
+Its size: ``StagedText`` and the line regions it is made from share one
+contract (above), which the property tests check as a whole.
 """
 
 from __future__ import annotations

@@ -17,6 +17,9 @@ the line still being written in the live area above the status line. An
 answer the task ends with is not printed a second time in the closing
 "Task answered" line. A step's tokens, when the endpoint reports them
 (``StepUsage``), are shown on the step's line.
+
+Its size: one class, ``Terminal``, whose printing methods share its console,
+its live status line and the rule for text a model chose.
 """
 
 from __future__ import annotations
