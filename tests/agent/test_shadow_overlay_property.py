@@ -84,6 +84,12 @@ def run(runner: ShadowRunner, script: str) -> str:
     return f"{result.exit_code}\n{result.output}"
 
 
+@pytest.fixture(autouse=True)
+def changes_asked_of_find(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The copy asks find what commands changed, as for a big tree (these are small)."""
+    monkeypatch.setattr("agent.execution.shadow.FIND_FROM", 0)
+
+
 @pytest.fixture(scope="module")
 def sandboxes():
     return sandbox_for("copy"), sandbox_for("overlay")

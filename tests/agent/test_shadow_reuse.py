@@ -37,8 +37,11 @@ from tests.agent.test_shadow_overlay_property import (
 )
 
 
-@pytest.fixture(autouse=True)
-def nothing_kept() -> Iterator[None]:
+@pytest.fixture(autouse=True, params=["find", "lstat"])
+def nothing_kept(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test with nothing kept before or after it, the copy's changes asked of find
+    (as for a big tree) and looked at file by file (as for a small one)."""
+    monkeypatch.setattr(shadow_module, "FIND_FROM", 0 if request.param == "find" else 10**9)
     discard_kept()
     yield
     discard_kept()
@@ -151,7 +154,7 @@ def test_the_kept_copy_is_removed_when_the_process_exits(tmp_path: Path) -> None
         "import sys; from pathlib import Path; from agent.execution.shadow import ShadowCopy\n"
         "copy = ShadowCopy(Path(sys.argv[1])); print(copy.folder); copy.close(keep=True)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(Path(shadow_module.__file__).parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(shadow_module.__file__).parents[2])}
     done = asyncio.run(_output([sys.executable, "-c", script, str(root)], env))
     folder = Path(done.strip())
     assert folder.name.startswith("surehand-shadow-") and not folder.exists()
