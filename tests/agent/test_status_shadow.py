@@ -15,7 +15,7 @@ def status(workspace: Path, *flags: str) -> str:
         [
             sys.executable,
             "-m",
-            "surehand.terminal.commands",
+            "surehand",
             "status",
             "--workspace",
             str(workspace),
