@@ -191,7 +191,9 @@ def test_whole_file_search_is_the_naive_one(data: st.DataObject) -> None:
     assert [m.start for m in matcher.find(doc, old, Level.EXACT)] == _naive_exact(doc.view, old)
     if "\n" in old:
         for level in (Level.TRAILING_WHITESPACE, Level.INDENTATION):
-            found = [m.start for m in matcher.find(doc, old, level)]
+            # whole lines only: a multi-line old may also be found starting inside a line
+            # (the partial-start pass), which the naive search does not look for
+            found = [m.start for m in matcher.find(doc, old, level) if doc.starts_line(m.start)]
             assert found == _naive_lines(doc.view, old, level), level
 
 
