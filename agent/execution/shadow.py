@@ -285,8 +285,7 @@ class ShadowCopy:
         self, texts: Mapping[str, str | None], query: StatusQuery | None, began: int
     ) -> SyncReport:
         """The sync from a scan of the workspace: at set-up, and when the ground moved."""
-        if query is None and self._prefix is not None:
-            query = StatusQuery(self.source, self._prefix)
+        query = query or self._status_query()
         files, links = scan(self.source)
         disk: dict[str, _Want | None] = {
             rel: _Want((st.st_size, st.st_mtime_ns), st.st_mode) for rel, st in files.items()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent.execution.sandbox import Sandbox
+from agent.execution.sandbox.bubblewrap import Bubblewrap
 from agent.execution.shadow_scan import scan
 
 
@@ -53,9 +54,10 @@ def shadow_plan(workspace: Path, sandbox: Sandbox) -> ShadowPlan:
     """What commands in ``workspace`` would run in, with ``sandbox``."""
     if sandbox.contained and sandbox.overlay is not None:
         return ShadowPlan("overlay", "", 0, 0, 0)
-    why = getattr(sandbox, "shadow", "") or getattr(sandbox, "why", "") or "no overlay here"
     if not sandbox.contained:
-        why = f"there is no sandbox: {why}"
+        why = f"there is no sandbox: {sandbox.why}"
+    else:  # bubblewrap, which says why it cannot mount the overlay
+        why = (sandbox.shadow if isinstance(sandbox, Bubblewrap) else "") or "no overlay here"
     files, links = scan(workspace)
     size = sum(st.st_size for st in files.values())
     return ShadowPlan("copy", why, len(files), size, len(links))

@@ -90,6 +90,7 @@ from tests.lsp.editor import (  # noqa: E402
     EditorClient,
     command,
     new_text,
+    server_pid,
     settings_for,
     start,
     stop,
@@ -343,9 +344,7 @@ class Connection:
 
     @property
     def pid(self) -> int:
-        process = self.client._server  # pygls keeps the process, with no public accessor
-        assert process is not None
-        return process.pid
+        return server_pid(self.client)
 
     async def command(self, name: str, *arguments: Any) -> Any:
         return await command(self.client, name, *arguments, timeout=60)

@@ -68,7 +68,16 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.bench.harness import WrongResult, expect, parser, positive, run
-from tests.lsp.editor import SERVER, Editor, command, make_client, settings_for, start, stop
+from tests.lsp.editor import (
+    SERVER,
+    Editor,
+    command,
+    make_client,
+    server_pid,
+    settings_for,
+    start,
+    stop,
+)
 from tests.support.openai_server import Call, Reply, ScriptedServer, Turn
 
 FILES = 40  # modules in the generated repository
@@ -185,9 +194,7 @@ class Server:
 
     @property
     def pid(self) -> int:
-        process = self.client._server  # pygls keeps the process, with no public accessor
-        assert process is not None
-        return process.pid
+        return server_pid(self.client)
 
     async def command(self, name: str, *arguments: Any) -> Any:
         return await command(self.client, name, *arguments, timeout=WAIT)

@@ -429,6 +429,13 @@ async def stop(client: LanguageClient) -> None:
         await asyncio.wait_for(client.stop(), TIMEOUT)
 
 
+def server_pid(client: LanguageClient) -> int:
+    """The process id of the server ``client`` started (pygls keeps it, with no accessor)."""
+    process = client._server
+    assert process is not None
+    return process.pid
+
+
 async def command(client: LanguageClient, name: str, *arguments: Any, timeout: float = TIMEOUT):
     """Run a ``surehand.*`` command and return its result."""
     params = types.ExecuteCommandParams(command=name, arguments=list(arguments) or None)
