@@ -5,9 +5,12 @@ edit engine take a second or more to import: the server's start must not
 pay it (``initialize`` is answered before any of it loads), and neither
 should the first ask. So once the client says ``initialized``, a thread
 imports them (the first ask finds them loaded, or waits only for what is
-left: Python's import locks let it take over half-loaded modules), then the
-server makes the session (the model client, its TLS context) on its own
-loop, so that the first ask starts as quickly as a later one.
+left: Python's import locks let it take over half-loaded modules) and sends
+one request through the model adapter to an answer made in memory (the
+openai package builds its types' hints and validators on first use; nothing
+leaves the machine), then the server makes the session (the model client,
+its TLS context) on its own loop, so that the first ask starts as quickly
+as a later one.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ def start(then: Callable[[], None] = lambda: None) -> threading.Thread:
 
 def _warm_up(then: Callable[[], None]) -> None:
     _import_all()
+    _rehearse()
     then()
 
 
@@ -60,3 +64,12 @@ def _import_all() -> None:
         default_tools()
     except Exception:
         log.info("loading the tools ahead of the first task failed", exc_info=True)
+
+
+def _rehearse() -> None:
+    try:
+        from agent.models.openai_client import rehearse  # noqa: PLC0415
+
+        rehearse()
+    except Exception:
+        log.info("rehearsing a request ahead of the first task failed", exc_info=True)

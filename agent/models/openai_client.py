@@ -48,7 +48,10 @@ MAX_JSON_ANSWER_BYTES = 16 * MAX_ANSWER_CHARS
 
 
 class OpenAIClient:
-    def __init__(self, settings: Settings, *, backoff: float = 1.0) -> None:
+    def __init__(
+        self, settings: Settings, *, backoff: float = 1.0, http_client: Any = None
+    ) -> None:
+        """``http_client``: the HTTP client to send with (openai's default when None)."""
         key = settings.key()
         if not key and not settings.base_url:
             raise ModelAuthFailed(
@@ -70,6 +73,7 @@ class OpenAIClient:
             base_url=settings.base_url or None,
             timeout=openai.Timeout(backstop, connect=min(settings.request_timeout, 30.0)),
             max_retries=0,
+            http_client=http_client,
         )
 
     def warm(self) -> None:
@@ -321,3 +325,56 @@ def tool_payload(spec: ToolSpec) -> dict[str, Any]:
             "strict": True,
         },
     }
+
+
+def _rehearsal_chunk(choices: list[Any], **more: Any) -> bytes:
+    chunk = {"id": "r", "object": "chat.completion.chunk", "created": 0, "model": "rehearsal"}
+    return b"data: " + json.dumps({**chunk, "choices": choices, **more}).encode() + b"\n\n"
+
+
+def _rehearsal_call(**function: str) -> dict[str, Any]:
+    return {"index": 0, "delta": {"tool_calls": [{"index": 0, "function": function}]}}
+
+
+# A streamed answer to the rehearsal: a tool call in two pieces, a finish, the usage.
+_REHEARSAL_ANSWER = b"".join(
+    (
+        _rehearsal_chunk([_rehearsal_call(name="rehearse", arguments='{"a":')]),
+        _rehearsal_chunk([_rehearsal_call(arguments="1}")]),
+        _rehearsal_chunk([{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]),
+        _rehearsal_chunk([], usage={"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}),
+        b"data: [DONE]\n\n",
+    )
+)
+
+
+def rehearse() -> ModelTurn:
+    """Send one request through the adapter to an answer made in memory (no network).
+
+    The openai package builds its request's type hints and its answer's
+    validators on first use (7 ms and more before the first request leaves);
+    rehearsing once, in the background after start-up, spares the first ask
+    that. Call it outside any event loop (it runs its own). Returns the turn
+    read (a call of ``rehearse`` with ``{"a":1}``).
+    """
+    import httpx2  # noqa: PLC0415 - openai's HTTP client; loaded with openai already
+
+    def answer(_: Any) -> Any:
+        headers = {"content-type": "text/event-stream"}
+        return httpx2.Response(200, headers=headers, content=_REHEARSAL_ANSWER)
+
+    settings = Settings(model="rehearsal", base_url="http://rehearsal.invalid/v1")
+    transport = httpx2.MockTransport(answer)
+    tool = ToolSpec("rehearse", "", {"type": "object", "properties": {"a": {"type": "integer"}}})
+    conversation = [Message("system", "."), Message("user", ".")]
+
+    async def run() -> ModelTurn:
+        client = OpenAIClient(
+            settings, http_client=openai.DefaultAsyncHttpxClient(transport=transport)
+        )
+        try:
+            return await client.complete(conversation, [tool], None)
+        finally:
+            await client.close()
+
+    return asyncio.run(run())
