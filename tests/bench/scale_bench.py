@@ -26,7 +26,10 @@ tree is in the page cache already), and printed as median ms and the ratio:
   beside ``git status``, where this machine can mount one (else the table
   says why they are missing);
 - ``list_files`` of the root, and of the folder at depth 3 or more holding
-  most files, beside ``git ls-files -- FOLDER``;
+  most files, beside git's listing of the same files, ``git ls-files
+  --cached --others --exclude-standard -- FOLDER`` (tracked and untracked:
+  what ``list_files`` lists); and that listing beside ``git ls-files``
+  alone (tracked only: what finding the untracked files costs git);
 - ``grep`` for ``of_match_ptr`` (in one file in 76 of Linux), beside
   ``rg of_match_ptr`` run as a person runs it (``git grep`` without rg);
 - one ``edit`` step (one unique line replaced, through the tool, in the
@@ -42,7 +45,7 @@ table, the growth of each row's time per 10x files, and its baseline's.
 
 The figures are printed, never asserted. Targets: copy set-up after the
 first and sync within 1.2x ``git status`` on the full tree; ``list_files``
-within 2x ``git ls-files``; ``grep`` within 1.5x ``rg``; an edit within 5x
+within 2x git's listing of the same files; ``grep`` within 1.5x ``rg``; an edit within 5x
 read + find + splice.
 
 Usage: python tests/bench/scale_bench.py [--sizes 786,7862,78624] [--tree PATH]
@@ -306,7 +309,7 @@ def tool_rows(root: Path, known: Facts, repeat: int) -> list[Row]:
             summary = call(LIST, {"path": folder, "glob": None}).summary
             expect(summary == f"{inside} files", f"list_files {folder}: {summary}, git: {inside}")
 
-        return ours, lambda: git(root, "ls-files", *(["--", folder] if folder else []))
+        return ours, lambda: git(root, *SAME_LISTING, *(["--", folder] if folder else []))
 
     rg = find_ripgrep()
     plain = [rg, NEEDLE] if rg else ["git", "grep", NEEDLE]
@@ -342,14 +345,22 @@ def tool_rows(root: Path, known: Facts, repeat: int) -> list[Row]:
         expect(first_line in shown, f"view_file {known.typical}: {shown[:200]}")
 
     rows = {
-        "list_files . / git ls-files": listing(None),
-        "list_files, deep folder / git ls-files": listing(known.deep),
+        "list_files . / git ls-files -co": listing(None),
+        "list_files, deep folder / git ls-files -co": listing(known.deep),
+        "git ls-files -co / git ls-files (tracked only)": (
+            lambda: git(root, *SAME_LISTING),
+            lambda: git(root, "ls-files"),
+        ),
         f"grep / {'rg' if rg else 'git grep'}": (grep, search),
         "edit, ~1 MB file / read + find + splice": (edit, splice),
         "view_file / read the file": (view, viewed.read_text),
     }
     times = rounds_median_ns(list(rows.values()), [repeat] * len(rows))
     return [(label, a, b) for label, (a, b) in zip(rows, times, strict=True)]
+
+
+# git's listing of the files ``list_files`` lists: tracked and untracked, less the ignored
+SAME_LISTING = ("ls-files", "--cached", "--others", "--exclude-standard")
 
 
 def unique_line(text: str) -> str:
