@@ -64,6 +64,15 @@ COMPACTED = (
     "[output of {tool} compacted to save context ({size} characters); run it again if "
     "you need it. It began: {first_line}]"
 )
+# Stands in for the oldest whole tasks once stubbing outputs is not enough.
+TASKS_DROPPED = (
+    "[Earlier tasks of this conversation were removed to save context ({count} in all); "
+    "read the files again for where they stand now. Oldest first, the tasks began:\n"
+    "{lines}]"
+)
+TASKS_DROPPED_LINE = "- {line}"
+TASKS_DROPPED_UNLISTED = "- ({count} earlier tasks, not listed)"
+TASKS_DROPPED_NO_TEXT = "(a task without text)"
 
 # -- paths and files of the overlay (agent/staging/workspace.py) ------------------------------
 

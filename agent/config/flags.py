@@ -33,7 +33,8 @@ HELP = {
     "command_allowlist": "a command that runs without asking, matched on its first words "
     "(e.g. 'python -m pytest'); repeat it; it replaces the list "
     "(default: tests and read-only commands)",
-    "context_budget": "characters of conversation before old tool outputs are compacted",
+    "context_budget": "characters of conversation kept: past it old tool outputs are "
+    "stubbed, then the oldest tasks removed",
     "view_max_lines": "lines per view_file",
     "max_file_bytes": "largest file read",
     "output_max_chars": "characters of command output kept (head and tail)",

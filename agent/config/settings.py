@@ -101,7 +101,7 @@ class Settings:
     max_retries: int = 4
     command_timeout: float = 300.0
     command_allowlist: tuple[str, ...] = DEFAULT_ALLOWLIST
-    context_budget: int = 120_000  # characters of conversation before old outputs are compacted
+    context_budget: int = 120_000  # characters of conversation kept (see Conversation.compact)
     view_max_lines: int = 400
     max_file_bytes: int = 1_000_000
     output_max_chars: int = 8_000

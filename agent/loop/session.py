@@ -173,7 +173,7 @@ class Session:
         await self._close_replaced()
         self._trace = Trace.new(self.settings.trace_dir)
         self._trace.task(task, self.settings.model, str(self.overlay.root))
-        self.conversation.user("\n\n".join([*self._notes, task]))
+        self.conversation.task(task, self._notes)
         self._notes.clear()
         self._steps = 0
         self._refusals = []

@@ -18,16 +18,18 @@ What it measures
     ``reset``: ``surehand.reset`` after every task (a new agent session each
     time): the memory after task ``n`` should be that after task 1.
 
-    ``kept``: no reset; the session keeps its conversation from task to task
-    (old tool outputs compacted past ``contextBudget``).
+    ``kept``: no reset; the session keeps its conversation from task to task,
+    compacted past ``contextBudget`` (the default, ``BUDGET`` characters): old
+    tool outputs stubbed, then the oldest whole tasks removed for one note.
 
     Read after task 1 and after each of ``--tasks`` (default 1,10,100; a run
     goes on to the largest and is read on the way): the RSS, its growth over
     task 1 (in all and per task since), and the conversation the session
     keeps: the messages of the task's last request to the model, as the model
     server received it (the server cannot be looked into from outside), their
-    number and their characters (their text and their calls' arguments, as
-    ``Conversation.size`` counts them). The baseline, measured in the same
+    number and their characters (their text, thinking and calls' arguments,
+    as ``Conversation.size`` counts them; ``budget`` says whether they are
+    within ``contextBudget``). The baseline, measured in the same
     run, is the idle server after initialize, its settings taken and its
     background imports done (``surehand.status`` answered, then
     ``IDLE_SETTLE`` seconds). With ``--repeat N``, each run is made on N
@@ -67,6 +69,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from agent.config.settings import Settings
 from tests.bench.harness import WrongResult, expect, parser, positive, run
 from tests.lsp.editor import (
     SERVER,
@@ -87,6 +90,7 @@ DEFAULT_TASKS = "1,10,100"
 IDLE_SETTLE = 2.0  # seconds after the settings are taken: the background imports are done
 WAIT = 60.0  # seconds any one request of the run may take
 TESTS = "surehand/tests"  # a notification the client takes and ignores
+BUDGET = Settings().context_budget  # contextBudget: characters of conversation, the default
 
 
 # -- the repository ----------------------------------------------------------------------
@@ -152,7 +156,7 @@ def conversation_size(messages: list[dict[str, Any]]) -> int:
     """Characters of a request's messages, counted as ``Conversation.size`` counts them."""
     size = 0
     for message in messages:
-        size += len(message.get("content") or "")
+        size += len(message.get("content") or "") + len(message.get("reasoning_content") or "")
         for call in message.get("tool_calls") or ():
             size += len(call["function"]["arguments"])
     return size
@@ -220,7 +224,9 @@ async def connect(root: Path, scratch: Path) -> AsyncIterator[Server]:
 
         await client.start_io(*SERVER)
         try:
-            settings = settings_for(model.base_url, model.model, scratch / "traces")
+            settings = settings_for(
+                model.base_url, model.model, scratch / "traces", contextBudget=BUDGET
+            )
             editor = await asyncio.wait_for(start(client, "vscode", root, settings), WAIT)
             server = Server(client, editor, model)
             for _ in range(200):  # settings arrive after initialized: wait for them
@@ -285,7 +291,7 @@ def one_run(name: str, sizes: Sequence[int], repeat: int, scratch: Path, root: P
     print(f"\n{name}: {reset}; idle server after initialize {idle / 1024:.1f} MiB (baseline)")
     print(
         f"{'tasks':>6}{'RSS MiB':>9}{'over idle':>11}{'over task 1':>13}{'KiB/task':>10}"
-        f"{'messages':>10}{'characters':>12}{'chars/task':>12}"
+        f"{'messages':>10}{'characters':>12}{'chars/task':>12}{'budget':>8}"
     )
     first = rows[0]
     for row in rows:
@@ -298,8 +304,11 @@ def one_run(name: str, sizes: Sequence[int], repeat: int, scratch: Path, root: P
             f"{row.tasks:>6}{row.rss / 1024:>9.1f}{(row.rss - idle) / 1024:>+7.1f} MiB"
             f"{(row.rss - first.rss) / first.rss * 100:>+12.1f}%{rss_per_task}"
             f"{row.messages:>10,}{row.characters:>12,}{chars_per_task}"
+            f"{'within' if row.characters <= BUDGET else 'OVER':>8}"
         )
-    print(f"({repeat} x {max(sizes)} tasks in {seconds:.1f} s)")
+    print(
+        f"({repeat} x {max(sizes)} tasks in {seconds:.1f} s; contextBudget {BUDGET:,} characters)"
+    )
 
 
 def body(sizes: Sequence[int], runs: Sequence[str], repeat: int) -> None:
