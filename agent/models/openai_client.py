@@ -134,7 +134,7 @@ class OpenAIClient:
         async with contextlib.AsyncExitStack() as stack:
             try:
                 async with asyncio.timeout_at(first):
-                    response = await stack.enter_async_context(create(**request))
+                    response = await stack.enter_async_context(create(**_untransformed(request)))
                     if "json" in response.headers.get("content-type", ""):
                         body = await _bounded_body(response, MAX_JSON_ANSWER_BYTES)
                         if body is None:
@@ -295,6 +295,18 @@ def _detail(error: openai.APIError) -> str:
     if isinstance(body, dict):
         message = body.get("message") or (body.get("error") or {}).get("message") or message
     return str(message).rstrip(" .!")
+
+
+def _untransformed(request: dict[str, Any]) -> dict[str, Any]:
+    """``request`` as ``create``'s arguments, its messages sent as they are.
+
+    The openai package walks every message against its types before sending
+    (it renames no key of a chat message, and ``_payload`` makes them JSON
+    already): 180 ms of CPU for a request of 1,000 messages, on every turn
+    of a long conversation. ``extra_body`` is sent as it is, over the empty
+    list given for ``messages``.
+    """
+    return {**request, "messages": [], "extra_body": {"messages": request["messages"]}}
 
 
 def _payload(message: Message) -> dict[str, Any]:
