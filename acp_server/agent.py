@@ -21,6 +21,7 @@ import asyncio
 import concurrent.futures
 import itertools
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,7 @@ from acp.schema import (
 from agent.checks.verdicts import broken_by_leaving_out, checkable, for_model
 from agent.config.config_file import Effective
 from agent.config.project_root import why_not_a_project
+from agent.loop import warm_up
 from agent.loop.session import Session
 from agent.models.model import ModelError
 from agent.staging.proposal import Ending, Proposal
@@ -93,6 +95,7 @@ class SurehandAgent:
         self.worker = Worker("surehand-acp")
         self._outbox: Outbox | None = None
         self._ids = itertools.count(1)
+        self.warming: threading.Thread | None = None  # see ``initialize``
 
     def on_connect(self, conn: Client) -> None:
         self.client = conn
@@ -114,6 +117,8 @@ class SurehandAgent:
     ) -> InitializeResponse:
         self.capabilities = client_capabilities or ClientCapabilities()
         _ = self.outbox  # made on the connection's loop
+        if self.warming is None:  # the model client's package loads meanwhile, not at session/new
+            self.warming = warm_up.start()
         return InitializeResponse(
             protocol_version=PROTOCOL_VERSION,
             agent_capabilities=AgentCapabilities(

@@ -28,7 +28,9 @@ from pygls.progress import Progress
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
-from . import __version__, task_undo, test_checks, transport, warm_up
+from agent.loop import warm_up
+
+from . import __version__, task_undo, test_checks, transport
 from . import arguments as arguments_
 from . import code_actions as review_commands
 from .ask import BadArguments, parse_ask

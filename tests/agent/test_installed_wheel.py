@@ -118,7 +118,7 @@ def test_the_wheel_carries_every_task_file_and_the_demo(installed: Installed):
     assert len(task_files) > 30
     assert task_files <= names, sorted(task_files - names)
     assert {"agent/demo/script.json", "agent/demo/project/dateparse.py"} <= names
-    assert {"acp_server/agent.py", "lsp_server/warm_up.py", "surehand/terminal/review.py"} <= names
+    assert {"acp_server/agent.py", "agent/loop/warm_up.py", "surehand/terminal/review.py"} <= names
 
 
 def test_the_installed_package_is_the_one_that_runs(installed: Installed):

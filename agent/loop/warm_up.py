@@ -1,16 +1,17 @@
 """The task machinery, imported in the background once the editor has its answer.
 
 The model client's package (openai, httpx, pydantic), the tool loop and the
-edit engine take a second or more to import: the server's start must not
-pay it (``initialize`` is answered before any of it loads), and neither
-should the first ask. So once the client says ``initialized``, a thread
-imports them (the first ask finds them loaded, or waits only for what is
-left: Python's import locks let it take over half-loaded modules) and sends
-one request through the model adapter to an answer made in memory (the
-openai package builds its types' hints and validators on first use; nothing
-leaves the machine), then the server makes the session (the model client,
-its TLS context) on its own loop, so that the first ask starts as quickly
-as a later one.
+edit engine take a second or more to import: a front end's start must not
+pay it (the language server answers ``initialize`` before any of it loads,
+the ACP agent its ``initialize``), and neither should the first task. So
+once the editor is answered, a thread imports them (the first task finds
+them loaded, or waits only for what is left: Python's import locks let it
+take over half-loaded modules) and sends one request through the model
+adapter to an answer made in memory (the openai package builds its types'
+hints and validators on first use; nothing leaves the machine), then calls
+the front end back (the language server makes the session then: the model
+client, its TLS context), so that the first task starts as quickly as a
+later one.
 """
 
 from __future__ import annotations
