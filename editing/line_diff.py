@@ -34,8 +34,9 @@ from typing import Literal
 Tag = Literal["replace", "delete", "insert", "equal"]
 Opcode = tuple[Tag, int, int, int, int]  # difflib's: tag, old start, old end, new start, new end
 
-# Middles of up to this many line pairs (old lines x new lines) go to difflib whole.
-_WHOLE = 2_500
+# Middles of up to this many line pairs (old lines x new lines) go to difflib whole; two
+# sides of as many lines past it may be diffed line by line (``agent.staging.hunks`` asks).
+WHOLE = 2_500
 # Changed lines looked at for a move before the line-by-line test builds its sets.
 _PROBED = 8
 
@@ -58,7 +59,7 @@ def _in_place(old: Sequence[str], new: Sequence[str]) -> list[Opcode] | None:
     Then no diff keeps more lines: a kept line of that side must be one of
     its unchanged lines, and the line-by-line diff keeps them all.
     """
-    if len(old) != len(new) or len(old) * len(new) <= _WHOLE:
+    if len(old) != len(new) or len(old) * len(new) <= WHOLE:
         return None
     changed = list(compress(range(len(old)), map(ne, old, new)))
     if not changed:
@@ -111,13 +112,13 @@ def _opcodes(old: Sequence[str], new: Sequence[str], span: Span) -> list[Opcode]
     head, tail = common_ends(old, new, span)
     opcodes: list[Opcode] = [("equal", a1, a1 + head, b1, b1 + head)] if head else []
     m1, m2, n1, n2 = a1 + head, a2 - tail, b1 + head, b2 - tail
-    cut = None if (m2 - m1) * (n2 - n1) <= _WHOLE else _anchored(old, new, (m1, m2, n1, n2))
+    cut = None if (m2 - m1) * (n2 - n1) <= WHOLE else _anchored(old, new, (m1, m2, n1, n2))
     if cut is not None:
         opcodes += cut
     else:
         # Short, or no line to cut at: difflib (on a long middle with its
         # popular-line heuristic, which stays near-linear).
-        long = (m2 - m1) * (n2 - n1) > _WHOLE
+        long = (m2 - m1) * (n2 - n1) > WHOLE
         middle = _difflib(old[m1:m2], new[n1:n2], autojunk=long)
         opcodes += [(t, i1 + m1, i2 + m1, j1 + n1, j2 + n1) for t, i1, i2, j1, j2 in middle]
     if tail:

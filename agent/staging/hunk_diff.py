@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agent.staging.hunks import Hunk, split_lines
+from agent.staging.hunks import Hunk
+from agent.staging.line_cut import split_lines
 from editing.line_diff import line_opcodes
 
 CONTEXT = 3  # lines of the file shown around a hunk
@@ -30,11 +31,11 @@ def hunk_diff(before: str, hunk: Hunk, context: int = CONTEXT) -> list[str]:
     whoever prints them escapes their hidden characters.
     """
     start, old_text, new_text = _whole_lines(before, hunk)
+    end = start + len(old_text)  # a line start, or the end of the text
     first = before.count("\n", 0, start)
-    lines = split_lines(before)
     old, new = split_lines(old_text), split_lines(new_text)
-    head = lines[max(0, first - context) : first]
-    tail = lines[first + len(old) : first + len(old) + context]
+    head = split_lines(before[_lines_back(before, start, context) : start])
+    tail = split_lines(before[end : _lines_ahead(before, end, context)])
     endings = {_ending(line) for line in [*head, *old, *new, *tail]} - {""}
     mixed = len(endings) > 1
     at = first - len(head) + 1
@@ -64,6 +65,25 @@ def _whole_lines(before: str, hunk: Hunk) -> tuple[int, str, str]:
         new += before[end:following]
         end = following
     return start, before[start:end], new
+
+
+def _lines_back(text: str, at: int, lines: int) -> int:
+    """The start of the line up to ``lines`` lines before the line starting at ``at``
+    (the text around a hunk is read line by line, not split whole)."""
+    for _ in range(lines):
+        if at == 0:
+            break
+        at = text.rfind("\n", 0, at - 1) + 1
+    return at
+
+
+def _lines_ahead(text: str, at: int, lines: int) -> int:
+    """The end of the line up to ``lines`` lines on from the line starting at ``at``."""
+    for _ in range(lines):
+        if at == len(text):
+            break
+        at = _line_end(text, at)
+    return at
 
 
 def _line_end(text: str, offset: int) -> int:

@@ -25,8 +25,11 @@ read) from the moment it is staged. The contract:
 - ``change(after, description)`` stages a whole new text: its line
   differences from the current text, each one ``replace``.
 
-Lines end at ``"\\n"`` only (as ``rebase.split_lines``), so CRLF files, a
-missing final newline and odd separators come through byte for byte. Pure.
+Lines end at ``"\\n"`` only (``line_cut.split_lines``), so CRLF files, a
+missing final newline and odd separators come through byte for byte. The
+line regions of a change are found between the lines the two texts share
+at their ends (``line_cut``): a change costs what it changes, not the file.
+Pure.
 
 Its size: ``StagedText`` and the line regions it is made from share one
 contract (above), which the property tests check as a whole.
@@ -39,6 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from agent.staging.line_cut import Cut, diff_middles, split_lines
 from editing.line_diff import common_ends, line_opcodes
 
 
@@ -57,18 +61,6 @@ class Hunk:
     @property
     def label(self) -> str:
         return "; ".join(self.descriptions) or "change"
-
-
-def split_lines(text: str) -> list[str]:
-    """``text``'s lines with their endings; only ``"\\n"`` ends a line.
-
-    ``str.split`` and one concatenation per line: four times quicker on a
-    megabyte of code than a split at a zero-width match after each line break."""
-    lines = [line + "\n" for line in text.split("\n")]
-    last = lines.pop()  # what followed the last line break, given one too many
-    if last != "\n":
-        lines.append(last[:-1])
-    return lines
 
 
 def apply(base: str, hunks: Iterable[Hunk]) -> str:
@@ -291,25 +283,36 @@ def line_regions(
 ) -> list[tuple[int, int, str]]:
     """The line differences of ``before`` -> ``after``: ``(start, end, new text)``, offsets
     of ``before`` in order, the common head and tail matched first; differences that
-    fall in one of ``spans`` (line spans of ``before``) are merged into one."""
-    old, new = split_lines(before), split_lines(after)
-    offsets = [0, *accumulate(map(len, old))]
+    fall in one of ``spans`` (line spans of ``before``) are merged into one.
+
+    Only the lines between the whole lines both texts share at either end are
+    split and compared (``Cut``), with the answer the whole texts' lines give:
+    a one-line edit of a megabyte file looks at a few lines, not 20,000."""
+    cut = Cut.of(before, after, spans or (), written or ())
+    old, new = split_lines(cut.old), split_lines(cut.new)
+    spans, written = _moved(spans, -cut.lines), _moved(written, -cut.lines)
     # From the records each change is already alone in its span (they never overlap).
     merged = _recorded(old, new, spans, written) if spans and written else None
     if merged is None:
-        merged = _merged_by_span(old, new, spans)
+        merged = _merged_by_span(old, new, spans, cut)
+    offsets = list(accumulate(map(len, old), initial=cut.start))
     return [(offsets[i1], offsets[i2], "".join(new[j1:j2])) for i1, i2, j1, j2 in merged]
 
 
+def _moved(spans: Sequence[tuple[int, int]] | None, by: int) -> Sequence[tuple[int, int]] | None:
+    """``spans`` with every line moved ``by`` lines."""
+    if not spans or not by:
+        return spans
+    return [(start + by, end + by) for start, end in spans]
+
+
 def _merged_by_span(
-    old: Sequence[str], new: Sequence[str], spans: Sequence[tuple[int, int]] | None
+    old: Sequence[str], new: Sequence[str], spans: Sequence[tuple[int, int]] | None, cut: Cut
 ) -> list[tuple[int, int, int, int]]:
     """The line differences, found inside ``spans`` or by a diff, those in one span merged."""
     changes = _within(old, new, spans) if spans else None
     if changes is None:
-        changes = [
-            (i1, i2, j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(old, new) if tag != "equal"
-        ]
+        changes = diff_middles(old, new, cut)
     merged: list[tuple[int, int, int, int]] = []
     within = _SpanIndex(spans) if spans else None
     for change in changes:

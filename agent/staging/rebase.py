@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agent.staging.hunks import Hunk, StagedText, apply, line_of, line_regions, split_lines
+from agent.staging.hunks import Hunk, StagedText, apply, line_of, line_regions
+from agent.staging.line_cut import split_lines
 
 __all__ = ["Conflict", "Rebased", "hunks_between", "rebase", "split_lines"]
 

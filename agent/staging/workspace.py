@@ -19,6 +19,7 @@ not changed; only UTF-8 text up to a size cap is read.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Protocol
@@ -96,6 +97,8 @@ class Overlay:
     history: list[EditRecord] = field(default_factory=list)
     moves: dict[str, str] = field(default_factory=dict)  # new path -> the path it moved from
     edits: dict[str, StagedText] = field(default_factory=dict)  # edited files' hunks
+    # The base texts read inside ``one_read`` (None outside it).
+    _read: dict[str, str | None] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
@@ -124,8 +127,29 @@ class Overlay:
 
     # -- reading ---------------------------------------------------------------
 
+    @contextmanager
+    def one_read(self) -> Iterator[None]:
+        """Inside it, each file's base text is read once: the reads of one change see
+        one text, and a megabyte file is not read four times. Never longer: the file
+        may change before the next change, on disk at the same size and mtime too."""
+        if self._read is not None:
+            yield  # inside an outer one: its reads hold
+            return
+        self._read = {}
+        try:
+            yield
+        finally:
+            self._read = None
+
     def base(self, relative: str) -> str | None:
         """The text before the agent's changes, None when there is no such file."""
+        if self._read is None:
+            return self._base(relative)
+        if relative not in self._read:
+            self._read[relative] = self._base(relative)
+        return self._read[relative]
+
+    def _base(self, relative: str) -> str | None:
         if self.source is not None:
             text = self.source.text(relative)
             if text is not None:

@@ -47,6 +47,11 @@ def refuse(ctx: ToolContext, relative: str, error: EditError | str) -> ToolError
 
 def stage(ctx: ToolContext, description: str, changes: Sequence[Change]) -> None:
     """Stage every change, or none if one touches text the model has not seen."""
+    with ctx.overlay.one_read():
+        _stage(ctx, description, changes)
+
+
+def _stage(ctx: ToolContext, description: str, changes: Sequence[Change]) -> None:
     for change in changes:
         before = ctx.overlay.text(change.path)
         if before is None:
@@ -66,11 +71,12 @@ def stage(ctx: ToolContext, description: str, changes: Sequence[Change]) -> None
 def stage_edits(ctx: ToolContext, path: str, edits: list[Edit], description: str) -> ToolResult:
     """Apply ``edits`` to the current text of ``path`` through the engine and stage the result."""
     relative = ctx.overlay.writable(path)
-    try:
-        result = apply_edits(ctx.overlay.text(relative), edits, path=relative)
-    except EditError as error:
-        raise refuse(ctx, relative, error) from None
-    touched = [(r.start - 1, r.end) for r in result.regions]
-    written = [(w.start - 1, w.end) for w in result.written]
-    stage(ctx, description, [Change(relative, result.text, touched, written)])
+    with ctx.overlay.one_read():  # the text edited is the text staged
+        try:
+            result = apply_edits(ctx.overlay.text(relative), edits, path=relative)
+        except EditError as error:
+            raise refuse(ctx, relative, error) from None
+        touched = [(r.start - 1, r.end) for r in result.regions]
+        written = [(w.start - 1, w.end) for w in result.written]
+        stage(ctx, description, [Change(relative, result.text, touched, written)])
     return ToolResult(result.message, summary=_edited(relative, result.level))

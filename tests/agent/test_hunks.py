@@ -18,7 +18,8 @@ import hypothesis.strategies as st
 import pytest
 from hypothesis import given, settings
 
-from agent.staging.hunks import Hunk, StagedText, apply, split_lines
+from agent.staging.hunks import Hunk, StagedText, apply
+from agent.staging.line_cut import split_lines
 from agent.staging.workspace import Overlay
 
 PROPERTY = settings(max_examples=400, deadline=None)

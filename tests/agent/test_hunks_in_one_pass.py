@@ -19,6 +19,7 @@ from hypothesis import event, given, settings
 
 from agent.staging import hunks
 from agent.staging.hunks import Hunk, StagedText, apply, line_regions
+from agent.staging.line_cut import split_lines
 from editing import Edit, EditError, apply_edits
 
 EXAMPLES = settings(
@@ -137,7 +138,7 @@ def histories(draw: st.DrawFn) -> tuple[str, list[tuple[str, list[tuple[int, int
     base = "".join(draw(st.lists(LINE, max_size=16)))
     edits, current = [], base
     for _ in range(draw(st.integers(1, 4))):
-        text, spans = draw(rewrites(hunks.split_lines(current)))
+        text, spans = draw(rewrites(split_lines(current)))
         edits.append((text, spans))
         current = text
     return base, edits
@@ -211,7 +212,7 @@ def test_the_engines_records_give_the_hunks_without_a_diff(case) -> None:
         return
     spans = [(r.start - 1, r.end) for r in result.regions]
     written = [(w.start - 1, w.end) for w in result.written]
-    old, new = hunks.split_lines(text), hunks.split_lines(result.text)
+    old, new = split_lines(text), split_lines(result.text)
     # Where the records add up to the two texts, no diff is needed; each
     # change then lies inside one replaced span, trimmed to the lines that differ.
     changes = hunks._recorded(old, new, spans, written)
@@ -243,7 +244,7 @@ def test_the_engines_records_add_up_for_the_usual_edits(name: str) -> None:
     result = apply_edits(text, edits, path="f.py")
     spans = [(r.start - 1, r.end) for r in result.regions]
     written = [(w.start - 1, w.end) for w in result.written]
-    old, new = hunks.split_lines(text), hunks.split_lines(result.text)
+    old, new = split_lines(text), split_lines(result.text)
     changes = hunks._recorded(old, new, spans, written)
     assert changes is not None
     regions = line_regions(text, result.text, spans, written)

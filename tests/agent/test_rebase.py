@@ -18,7 +18,8 @@ import hypothesis.strategies as st
 import pytest
 from hypothesis import given, settings
 
-from agent.staging.rebase import Conflict, Rebased, rebase, split_lines
+from agent.staging.line_cut import split_lines
+from agent.staging.rebase import Conflict, Rebased, rebase
 
 PROPERTY = settings(max_examples=200, deadline=None)
 

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from agent.conversation import Usage
 from agent.staging.history import History
 from agent.staging.hunk_diff import NO_NEWLINE, hunk_diff
-from agent.staging.hunks import Hunk, StagedText, apply, split_lines
+from agent.staging.hunks import Hunk, StagedText, apply
+from agent.staging.line_cut import split_lines
 from agent.staging.proposal import Ending, Proposal, ProposedChange, RunEnd
 from agent.staging.rebase import rebase
 from surehand.terminal.accept import offer

@@ -34,7 +34,7 @@ EXAMPLES = settings(
 
 
 def _reference(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
-    if len(old) == len(new) and len(old) * len(new) > line_diff._WHOLE:
+    if len(old) == len(new) and len(old) * len(new) > line_diff.WHOLE:
         changed = [i for i in range(len(old)) if old[i] != new[i]]
         if all(new[i] not in old for i in changed) or all(old[i] not in new for i in changed):
             return _line_by_line(old, new)
@@ -61,7 +61,7 @@ def _pieces(old: Sequence[str], new: Sequence[str], span: line_diff.Span) -> lis
     out: list[Opcode] = [("equal", a1, a1 + head, b1, b1 + head)] if head else []
     m1, m2, n1, n2 = a1 + head, a2 - tail, b1 + head, b2 - tail
     anchors = (
-        _anchors(old, new, (m1, m2, n1, n2)) if (m2 - m1) * (n2 - n1) > line_diff._WHOLE else []
+        _anchors(old, new, (m1, m2, n1, n2)) if (m2 - m1) * (n2 - n1) > line_diff.WHOLE else []
     )
     if anchors:
         i, j = m1, n1
@@ -71,7 +71,7 @@ def _pieces(old: Sequence[str], new: Sequence[str], span: line_diff.Span) -> lis
                 out.append(("equal", ai, ai + 1, bj, bj + 1))
             i, j = ai + 1, bj + 1
     else:
-        long = (m2 - m1) * (n2 - n1) > line_diff._WHOLE
+        long = (m2 - m1) * (n2 - n1) > line_diff.WHOLE
         middle = line_diff._difflib(old[m1:m2], new[n1:n2], autojunk=long)
         out += [(t, i1 + m1, i2 + m1, j1 + n1, j2 + n1) for t, i1, i2, j1, j2 in middle]
     if tail:

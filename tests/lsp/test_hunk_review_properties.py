@@ -13,7 +13,8 @@ from __future__ import annotations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from agent.staging.hunks import StagedText, apply, split_lines
+from agent.staging.hunks import StagedText, apply
+from agent.staging.line_cut import split_lines
 from agent.staging.proposal import ProposedChange
 from lsp_server.hunk_review import HunkReview, Item, Kind, State
 
