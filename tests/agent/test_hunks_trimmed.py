@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 from pathlib import Path
@@ -33,28 +32,18 @@ from agent.config.settings import Settings
 from agent.staging import hunks, line_cut, workspace
 from agent.staging.hunk_diff import CONTEXT, NO_NEWLINE, hunk_diff
 from agent.staging.hunks import Hunk, StagedText, line_regions
+from agent.staging.line_cut import split_lines
 from agent.staging.workspace import Overlay, ToolError
 from agent.tools.context import ToolContext
 from agent.tools.edit import TOOL as EDIT
 from editing.disk.workdir import read_text
-from editing.line_diff import common_ends, line_opcodes
+from editing.line_diff import line_opcodes
 
 PROPERTY = settings(max_examples=400, deadline=None)
 Spans = list[tuple[int, int]] | None
 
-# -- the reference: the code as it was before the cut, whole texts split -----------------
-
-
-def ref_split_lines(text: str) -> list[str]:
-    """``text``'s lines with their endings; only ``"\\n"`` ends a line.
-
-    ``str.split`` and one concatenation per line: four times quicker on a
-    megabyte of code than a split at a zero-width match after each line break."""
-    lines = [line + "\n" for line in text.split("\n")]
-    last = lines.pop()  # what followed the last line break, given one too many
-    if last != "\n":
-        lines.append(last[:-1])
-    return lines
+# -- the reference: the code as it was before the cut, whole texts split ----------------
+# (its helpers that the cut left as they were are the module's own)
 
 
 def ref_line_regions(
@@ -66,10 +55,10 @@ def ref_line_regions(
     """The line differences of ``before`` -> ``after``: ``(start, end, new text)``, offsets
     of ``before`` in order, the common head and tail matched first; differences that
     fall in one of ``spans`` (line spans of ``before``) are merged into one."""
-    old, new = ref_split_lines(before), ref_split_lines(after)
+    old, new = split_lines(before), split_lines(after)
     offsets = [0, *accumulate(map(len, old))]
     # From the records each change is already alone in its span (they never overlap).
-    merged = _ref_recorded(old, new, spans, written) if spans and written else None
+    merged = hunks._recorded(old, new, spans, written) if spans and written else None
     if merged is None:
         merged = _ref_merged_by_span(old, new, spans)
     return [(offsets[i1], offsets[i2], "".join(new[j1:j2])) for i1, i2, j1, j2 in merged]
@@ -79,13 +68,13 @@ def _ref_merged_by_span(
     old: Sequence[str], new: Sequence[str], spans: Sequence[tuple[int, int]] | None
 ) -> list[tuple[int, int, int, int]]:
     """The line differences, found inside ``spans`` or by a diff, those in one span merged."""
-    changes = _ref_within(old, new, spans) if spans else None
+    changes = hunks._within(old, new, spans) if spans else None
     if changes is None:
         changes = [
             (i1, i2, j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(old, new) if tag != "equal"
         ]
     merged: list[tuple[int, int, int, int]] = []
-    within = _RefSpanIndex(spans) if spans else None
+    within = hunks._SpanIndex(spans) if spans else None
     for change in changes:
         if merged and within is not None and within.share(merged[-1], change):
             i1, _, j1, _ = merged[-1]
@@ -93,103 +82,6 @@ def _ref_merged_by_span(
         else:
             merged.append(change)
     return merged
-
-
-def _ref_recorded(
-    old: Sequence[str],
-    new: Sequence[str],
-    spans: Sequence[tuple[int, int]],
-    written: Sequence[tuple[int, int]],
-) -> list[tuple[int, int, int, int]] | None:
-    """The changes as the engine recorded them: ``old[s:e]`` became ``new[w1:w2]``
-    for each span and its written span, each trimmed of the whole lines both
-    ends share; None when the records do not add up to the texts (the lines
-    around them must be the same on both sides, which is checked)."""
-    if len(spans) != len(written):
-        return None
-    changes = []
-    i = j = 0  # the lines before these are accounted for, on each side
-    for (s1, s2), (w1, w2) in sorted(zip(spans, written, strict=True)):
-        if not (i <= s1 <= s2 <= len(old) and j <= w1 <= w2 <= len(new)):
-            return None  # out of order, or lines the texts do not have
-        if w1 - j != s1 - i or old[i:s1] != new[j:w1]:
-            return None
-        i, j = s2, w2
-        if s2 - s1 == 1 == w2 - w1:  # one line for one (each place of a replace_all)
-            if old[s1] != new[w1]:
-                changes.append((s1, s2, w1, w2))
-            continue
-        head, tail = common_ends(old, new, (s1, s2, w1, w2))
-        if (s2 - s1, w2 - w1) != (head + tail, head + tail):
-            changes.append((s1 + head, s2 - tail, w1 + head, w2 - tail))
-    if len(old) - i != len(new) - j or old[i:] != new[j:]:
-        return None
-    return changes
-
-
-def _ref_within(
-    old: Sequence[str], new: Sequence[str], spans: Sequence[tuple[int, int]]
-) -> list[tuple[int, int, int, int]] | None:
-    """The changes of old -> new found only inside ``spans`` (the lines the edit
-    replaced; the rest is the same in both), or None when the texts disagree outside.
-
-    One span is one change, trimmed of the whole lines both ends share; several
-    are the line differences between the first span's start and the last's end."""
-    first = min(start for start, _ in spans)
-    last = max(end for _, end in spans)
-    tail = len(old) - last
-    if last > len(old) or len(new) < first + tail:
-        return None
-    if old[:first] != new[:first] or old[last:] != new[len(new) - tail :]:
-        return None
-    middle_old, middle_new = old[first:last], new[first : len(new) - tail]
-    if len(spans) > 1:
-        return [
-            (i1 + first, i2 + first, j1 + first, j2 + first)
-            for tag, i1, i2, j1, j2 in line_opcodes(middle_old, middle_new)
-            if tag != "equal"
-        ]
-    head = 0
-    while head < min(len(middle_old), len(middle_new)) and middle_old[head] == middle_new[head]:
-        head += 1
-    end = 0
-    while (
-        end < min(len(middle_old), len(middle_new)) - head
-        and middle_old[-1 - end] == middle_new[-1 - end]
-    ):
-        end += 1
-    if head == len(middle_old) == len(middle_new):
-        return []
-    return [(first + head, last - end, first + head, len(new) - tail - end)]
-
-
-class _RefSpanIndex:
-    """Which of ``spans`` hold a line range, found by bisection (an edit of a
-    ``replace_all`` has a span per match: asking each of them would cost the
-    square of their number)."""
-
-    def __init__(self, spans: Sequence[tuple[int, int]]) -> None:
-        self.spans = sorted(spans)
-        self.starts = [start for start, _ in self.spans]
-        self.reach = []  # reach[k]: the furthest end of spans[:k + 1]
-        furthest = -1
-        for _, end in self.spans:
-            furthest = max(furthest, end)
-            self.reach.append(furthest)
-
-    def holding(self, start: int, end: int) -> set[int]:
-        """The indexes of the spans with ``start``..``end`` inside them."""
-        found = set()
-        k = bisect_right(self.starts, start) - 1
-        while k >= 0 and self.reach[k] >= end:
-            if self.spans[k][1] >= end:
-                found.add(k)
-            k -= 1
-        return found
-
-    def share(self, first: tuple[int, int, int, int], second: tuple[int, int, int, int]) -> bool:
-        """Whether two line differences lie in one span."""
-        return not self.holding(first[0], first[1]).isdisjoint(self.holding(second[0], second[1]))
 
 
 def ref_hunk_diff(before: str, hunk: Hunk, context: int = CONTEXT) -> list[str]:
@@ -205,8 +97,8 @@ def ref_hunk_diff(before: str, hunk: Hunk, context: int = CONTEXT) -> list[str]:
     """
     start, old_text, new_text = _ref_whole_lines(before, hunk)
     first = before.count("\n", 0, start)
-    lines = ref_split_lines(before)
-    old, new = ref_split_lines(old_text), ref_split_lines(new_text)
+    lines = split_lines(before)
+    old, new = split_lines(old_text), split_lines(new_text)
     head = lines[max(0, first - context) : first]
     tail = lines[first + len(old) : first + len(old) + context]
     endings = {_ref_ending(line) for line in [*head, *old, *new, *tail]} - {""}
