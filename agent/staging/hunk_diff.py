@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agent.staging.hunks import Hunk
-from agent.staging.line_cut import split_lines
+from agent.staging.line_cut import lines_back, lines_on, split_lines
 from editing.line_diff import line_opcodes
 
 CONTEXT = 3  # lines of the file shown around a hunk
@@ -34,8 +34,8 @@ def hunk_diff(before: str, hunk: Hunk, context: int = CONTEXT) -> list[str]:
     end = start + len(old_text)  # a line start, or the end of the text
     first = before.count("\n", 0, start)
     old, new = split_lines(old_text), split_lines(new_text)
-    head = split_lines(before[_lines_back(before, start, context) : start])
-    tail = split_lines(before[end : _lines_ahead(before, end, context)])
+    head = split_lines(before[lines_back(before, start, context) : start])
+    tail = split_lines(before[end : lines_on(before, end, context)])
     endings = {_ending(line) for line in [*head, *old, *new, *tail]} - {""}
     mixed = len(endings) > 1
     at = first - len(head) + 1
@@ -65,25 +65,6 @@ def _whole_lines(before: str, hunk: Hunk) -> tuple[int, str, str]:
         new += before[end:following]
         end = following
     return start, before[start:end], new
-
-
-def _lines_back(text: str, at: int, lines: int) -> int:
-    """The start of the line up to ``lines`` lines before the line starting at ``at``
-    (the text around a hunk is read line by line, not split whole)."""
-    for _ in range(lines):
-        if at == 0:
-            break
-        at = text.rfind("\n", 0, at - 1) + 1
-    return at
-
-
-def _lines_ahead(text: str, at: int, lines: int) -> int:
-    """The end of the line up to ``lines`` lines on from the line starting at ``at``."""
-    for _ in range(lines):
-        if at == len(text):
-            break
-        at = _line_end(text, at)
-    return at
 
 
 def _line_end(text: str, offset: int) -> int:

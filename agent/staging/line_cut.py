@@ -83,7 +83,7 @@ class Cut:
             max((max(span) - lines - cut.new.count("\n") for span in written), default=0),
         )
         if short > 0:
-            at = _lines_on(before, len(before) - tail, short)
+            at = lines_on(before, len(before) - tail, short)
             cut = cls(before, after, start, lines, len(before) - at)
         return cut
 
@@ -172,12 +172,19 @@ def _line_start(text: str, known: tuple[int, int], line: int) -> int:
     gap = known_line - line
     if gap > _WALKED and line < gap:  # nearer the start: the lines up to it split in C
         return len(text) - len(text.split("\n", line)[-1])
-    for _ in range(gap):
+    return lines_back(text, at, gap)
+
+
+def lines_back(text: str, at: int, lines: int) -> int:
+    """The start of the line ``lines`` lines before the line starting at ``at`` (or 0)."""
+    for _ in range(lines):
+        if at == 0:
+            break
         at = text.rfind("\n", 0, at - 1) + 1
     return at
 
 
-def _lines_on(text: str, at: int, lines: int) -> int:
+def lines_on(text: str, at: int, lines: int) -> int:
     """The start of the line ``lines`` lines after the line starting at ``at`` (or
     the end of ``text``)."""
     if lines > _WALKED:

@@ -37,6 +37,7 @@ from agent.tools.context import ToolContext
 
 MAX_FILES = 500
 GIT_SECONDS = 30.0
+REGULAR_MODES = ("100644 ", "100755 ")  # in the index: a file, an executable
 
 Rules = tuple[tuple[str, GitIgnoreSpec], ...]  # (folder, its .gitignore), outermost first
 
@@ -190,9 +191,6 @@ def _whole_workspace(root: Path) -> list[str] | None:
         files += [rel for rel in changed if rel and _is_file(root, rel)]
     files += [rel for rel in os.fsdecode(others).split("\0") if rel and _is_file(root, rel)]
     return _sorted(files)
-
-
-REGULAR_MODES = ("100644 ", "100755 ")
 
 
 def _regular_entries(listing: str) -> list[str]:
