@@ -41,6 +41,13 @@ class StartedProcess:
             return None
         return out if self.process.returncode == 0 else None
 
+    def stop(self) -> None:
+        """Kill it if it still runs (its answer is no longer wanted), and reap it."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+        if self.process is not None:
+            self.process.communicate()
+
 
 class GitProcess(StartedProcess):
     """``git ARGS`` in ``root``, started at once."""

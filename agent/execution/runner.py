@@ -140,9 +140,14 @@ class ShadowRunner:
             assert self.shadow is not None
             layout = command_layout(self.shadow, settings, contained=sandbox.contained)
             env = self.environment(layout, settings, contained=sandbox.contained)
-            result = await run_process(
-                sandbox.wrap(argv, layout), layout.root, env, timeout, settings.output_max_chars
-            )
+            stopped = True
+            try:
+                result = await run_process(
+                    sandbox.wrap(argv, layout), layout.root, env, timeout, settings.output_max_chars
+                )
+                stopped = result.exit_code is None
+            finally:
+                self.shadow.command_ended(contained=sandbox.contained, stopped=stopped)
         result = _not_started(sandbox, argv, result)
         if not report.refused:
             return result

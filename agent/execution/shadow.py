@@ -44,9 +44,10 @@ text) and the size and mtime of the copy's file afterwards; a path is
 written again only when one of them changes. So a file a command modified
 (or deleted) in the copy is restored too; files a command created are left
 (until the copy is taken back by the next session). Which of the copy's
-files a command may have changed is asked of ``find`` (``shadow_changes``)
-in a copy of ``FIND_FROM`` files or more; a smaller one is looked at file by
-file.
+files a command may have changed is asked of ``find`` (``shadow_changes``):
+when the command ends, while its output is read, if none of its processes
+can outlive it (``command_ended``); else at the sync, in a copy of
+``FIND_FROM`` files or more (a smaller one is looked at file by file).
 
 In a git repository a sync does not scan the workspace: it looks at the
 paths ``texts`` gives or gave last time, those ``git status`` lists as
@@ -80,7 +81,7 @@ from typing import NamedTuple
 
 from agent.execution import shadow_owner
 from agent.execution.sandbox.overlay import OverlayLayers
-from agent.execution.shadow_changes import ChangedSince, Folders, margin_ns, to_look_at
+from agent.execution.shadow_changes import CommandTrail, Folders, margin_ns, to_look_at
 from agent.execution.shadow_scan import (
     Status,
     StatusQuery,
@@ -152,7 +153,7 @@ class ShadowCopy:
         # paths git listed as changed: their source's stamp when looked at, and what was wanted
         self._seen: dict[str, tuple[SourceKey | None, _Want | None]] = {}
         self._folders: Folders | None = None  # the held files by folder, made when needed
-        self._margin = margin_ns(self.root)
+        self._trail = CommandTrail(self.root, margin_ns(self.root))
         self._synced_ns: int | None = None  # when the last sync ended
         try:
             self.setup = self.write(texts or {})
@@ -196,25 +197,34 @@ class ShadowCopy:
         if keep:
             _keep(self)
         else:
+            self._trail.stop()
             shadow_owner.remove(self.folder)
+
+    def command_ended(self, *, contained: bool, stopped: bool = False) -> None:
+        """A command that ran in the copy ended: what it changed is looked for now, while
+        its output is read, when ``contained`` (none of its processes can outlive it) and
+        it was not ``stopped`` (killed at its time limit, or cancelled); else at the sync."""
+        self._trail.ended(self._synced_ns, contained=contained, stopped=stopped)
 
     def _clean(self) -> set[str] | None:
         """Remove what commands made in the copy since it was clean; returns the paths
         changed since, None when they cannot be told (the copy is not to be used again)."""
         began = time.time_ns()
-        changed = ChangedSince(self.root, self._clean_ns - self._margin).paths()
+        changed = self._trail.since_clean(self._clean_ns)
         if changed is None:
             return None
         folders = self._held_folders()
+        inside = _Inside(self.root)  # paths gathered earlier may lie past a link made since
         removed: set[str] = set()
         for rel in sorted(changed, key=len):  # a folder before what it holds
             if not rel or rel in self._held or folders.holds(rel) or rel in self.links:
                 continue
-            if under_any(rel, self.links) or under_any(rel, removed):
+            if under_any(rel, self.links) or under_any(rel, removed) or not inside(rel):
                 continue
             _clear(self.root / rel)
             removed.add(rel)
         self._clean_ns = began
+        self._trail.cleaned()
         return changed
 
     def find(self, rel: str) -> Path | None:
@@ -238,9 +248,14 @@ class ShadowCopy:
         """``write``, given the copy's paths changed since the last sync where known."""
         began = time.time_ns()
         query = query or self._status_query()
+        on_ground = query is not None and self._status is not None
+        if changed is None and self._synced_ns is not None:
+            # What the last command changed, found when it ended; else looked for now,
+            # while git looks at the workspace (a scan looks at every file anyway).
+            look = on_ground and len(self._held) >= FIND_FROM
+            changed = self._trail.since_sync(self._synced_ns, look=look)
         if query is None or self._status is None:
             return self._write_all(texts, query, began)
-        # While git looks at the workspace, look at the copy: what the last command changed.
         touched = self._touched(changed)
         status = query.result()
         if status is None or not self._same_ground(status):
@@ -268,9 +283,7 @@ class ShadowCopy:
 
     def _touched(self, changed: set[str] | None) -> set[str]:
         """The copy's files that differ from what the last sync left there, looked for
-        among the ``changed`` paths (asked of ``find`` when not given)."""
-        if changed is None and self._synced_ns is not None and len(self._held) >= FIND_FROM:
-            changed = ChangedSince(self.root, self._synced_ns - self._margin).paths()
+        among the ``changed`` paths (every file when not told)."""
         paths: Iterable[str] = self._held
         if changed is not None:
             paths = to_look_at(changed, self._held, self._held_folders(), self.root)

@@ -16,6 +16,19 @@ two seconds on a file system that keeps whole seconds only.
 A file a command deleted is seen through its folder, whose status changed
 too: the copy's files in a listed folder are looked at, and those in its
 subfolders that are gone.
+
+When find runs (``CommandTrail``): when a command ends, if none of its
+processes can outlive it (a sandbox with its own process namespace, whose
+processes the kernel has killed by the time it exits), so that nothing
+can change the copy after find looked; it runs while the model reads the
+command's output, and the sync before the next command only collects its
+answer, its own work then being git's view of the workspace. After a
+command that may have left processes behind (no sandbox: a process can
+leave its group), or one that was stopped (the sandbox's processes are
+still being killed), find runs at the sync, as late as it can. The paths
+found are also gathered since the copy was last clean, so a kept copy
+taken back by the next session knows what commands made in it without
+another look.
 """
 
 from __future__ import annotations
@@ -69,6 +82,62 @@ class ChangedSince:
             elif entry.startswith(prefix + b"/"):
                 found.add(os.fsdecode(entry[len(prefix) + 1 :]))
         return found
+
+
+class CommandTrail:
+    """What commands changed in the copy at ``root``: asked of find when each command
+    ends, or at the sync after it."""
+
+    def __init__(self, root: Path, margin: int) -> None:
+        self.root = root
+        self.margin = margin
+        self._after: ChangedSince | None = None  # started when the last command ended
+        self._strays = False  # a command ran uncontained: a process of it may live on
+        self._made: set[str] | None = set()  # every path changed since clean, if known
+
+    def ended(self, synced_ns: int | None, *, contained: bool, stopped: bool) -> None:
+        """A command that ran in the copy (synced at ``synced_ns``) ended. ``contained``:
+        its processes ran where none can outlive it; ``stopped``: it was killed (at its
+        time limit, or cancelled), so its processes may be dying still."""
+        self._strays = self._strays or not contained
+        self.stop()
+        if not (self._strays or stopped) and synced_ns is not None:
+            self._after = ChangedSince(self.root, synced_ns - self.margin)
+
+    def since_sync(self, synced_ns: int, *, look: bool) -> set[str] | None:
+        """The copy's paths changed since the sync at ``synced_ns``: what find saw when the
+        last command ended, else (``look``) what it sees now; None when not told (every
+        file of the copy is then to be looked at)."""
+        after, self._after = self._after, None
+        changed = after.paths() if after is not None else None
+        if changed is None and look:
+            changed = ChangedSince(self.root, synced_ns - self.margin).paths()
+        if changed is None or self._made is None:
+            self._made = None
+        else:
+            self._made |= changed
+        return changed
+
+    def since_clean(self, clean_ns: int) -> set[str] | None:
+        """The copy's paths changed since it was clean at ``clean_ns`` (None when not
+        told): those gathered, when the last command's were looked at as it ended (a
+        command may have run since the last sync: only then is it known none did); else
+        what find sees now."""
+        after, self._after = self._after, None
+        changed = after.paths() if after is not None and self._made is not None else None
+        if changed is not None and self._made is not None:
+            return self._made | changed
+        return ChangedSince(self.root, clean_ns - self.margin).paths()
+
+    def cleaned(self) -> None:
+        """The copy was made clean: nothing is gathered from before."""
+        self._made = set()
+
+    def stop(self) -> None:
+        """Stop a find still running (the copy is closed, or a newer one is asked)."""
+        if self._after is not None:
+            self._after.find.stop()
+            self._after = None
 
 
 class Folders:

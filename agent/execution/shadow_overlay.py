@@ -113,6 +113,9 @@ class ShadowOverlay:
     def close(self) -> None:
         shadow_owner.remove(self.folder)
 
+    def command_ended(self, *, contained: bool, stopped: bool = False) -> None:
+        """Nothing to do: the sync looks at what commands left in the upper folder."""
+
     def write(self, texts: Mapping[str, str | None]) -> SyncReport:
         """Make the upper folder hold the staged ``texts`` (None: deleted) and what commands
         created, and nothing else the workspace has."""

@@ -49,7 +49,9 @@ class Layout:
 
 class Sandbox(Protocol):
     name: str  # "bubblewrap", "none": the mode reported in the status
-    contained: bool  # whether commands really are contained
+    # whether commands really are contained: then none of a command's processes outlives it
+    # (the shadow copy counts on it to look at what a command changed as soon as it ends)
+    contained: bool
     why: str  # why commands are not contained ("" when they are)
     overlay: OverlayMounter | None  # how to mount an overlay for a command, None: cannot
 
