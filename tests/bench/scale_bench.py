@@ -20,8 +20,13 @@ tree is in the page cache already), and printed as median ms and the ratio:
 - copy set-up, after the first: ``ShadowCopy.open`` in this process after
   the last copy was closed with ``keep=True``, as a session after a reset
   makes it (the last copy taken back), beside ``git status``;
-- copy sync with nothing changed, and after one file changed on disk and one
-  staged text (the change written, then the sync), beside ``git status``;
+- copy sync before a command, the last command ended a model's turn ago
+  (``TURN_SECONDS``): with nothing changed, and after one file changed on
+  disk and one staged text (the change written, then the sync), beside
+  ``git status``;
+- both again after commands that were not contained (no sandbox: a process
+  of theirs may outlive them), so the copy looks at itself at the sync and
+  at the set-up;
 - overlay set-up (``ShadowOverlay`` with one staged text) and its two syncs,
   beside ``git status``, where this machine can mount one (else the table
   says why they are missing);
@@ -75,7 +80,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from agent.config.settings import Settings
 from agent.execution.sandbox import choose
 from agent.execution.sandbox.overlay import OverlayMounter
-from agent.execution.shadow import ShadowCopy
+from agent.execution.shadow import ShadowCopy, discard_kept
 from agent.execution.shadow_overlay import OverlayUnavailable, ShadowOverlay
 from agent.staging.workspace import Overlay
 from agent.tools.context import ToolContext
@@ -199,13 +204,17 @@ def setup_rows(root: Path, known: Facts, scratch: Path, repeat: int) -> list[Row
         expect(holds == known.listed, f"the first copy holds {holds} of {known.listed} files")
         return took
 
-    def again() -> int:  # as a session after a reset makes it: the last one's, taken back
-        began = time.perf_counter_ns()
-        copy = ShadowCopy.open(root)
-        took = time.perf_counter_ns() - began
-        expect(held(copy) == known.listed, f"a copy holds {held(copy)} of {known.listed} files")
-        copy.close(keep=True)
-        return took
+    def again(contained: bool) -> Callable[[], int]:
+        def reopen() -> int:  # as a session after a reset makes it: the last one's, taken back
+            began = time.perf_counter_ns()
+            copy = ShadowCopy.open(root)
+            took = time.perf_counter_ns() - began
+            expect(held(copy) == known.listed, f"a copy holds {held(copy)} of {known.listed}")
+            last_command(copy, contained)
+            copy.close(keep=True)
+            return took
+
+        return reopen
 
     def cp() -> int:
         target = scratch / f"cp{next(copies)}"
@@ -213,15 +222,33 @@ def setup_rows(root: Path, known: Facts, scratch: Path, repeat: int) -> list[Row
         shutil.rmtree(target)
         return took
 
-    ShadowCopy.open(root).close(keep=True)  # this process's first
+    warm = ShadowCopy.open(root)  # this process's first
+    last_command(warm, True)
+    warm.close(keep=True)
     status = lambda: timed(lambda: git(root, "status", "--porcelain"))  # noqa: E731
     status()  # git's index refreshed
-    ours, after, base_cp, base_status = self_timed([first, again, cp, status], repeat)
+    ours, after, base_cp, base_status = self_timed([first, again(True), cp, status], repeat)
+    # last: a command not contained leaves its copy looked at by every later sync
+    loose, loose_status = self_timed([again(False), status], repeat)
+    discard_kept()
     return [
         ("copy set-up, first / cp -a", ours, base_cp),
         ("copy set-up, first / git status", ours, base_status),
         ("copy set-up, after the first / git status", after, base_status),
+        ("  the same, commands not contained", loose, loose_status),
     ]
+
+
+# What the model takes to read a command's output and answer: the find a contained
+# command's end starts has ended by then (on Linux's 78,000 files it takes a fifth of it).
+TURN_SECONDS = 1.0
+
+
+def last_command(shadow: ShadowCopy | ShadowOverlay, contained: bool) -> None:
+    """A command ended in ``shadow`` (nothing changed), and the model's turn passed."""
+    shadow.command_ended(contained=contained)
+    if shadow.kind == "copy":
+        time.sleep(TURN_SECONDS)
 
 
 class Changes:
@@ -247,30 +274,50 @@ class Changes:
 def sync_rows(
     root: Path, known: Facts, repeat: int, shadow: ShadowCopy | ShadowOverlay
 ) -> list[Row]:
-    """A sync with nothing changed, and after ``Changes.next``, beside ``git status``."""
+    """The sync before a command, after the last one ended and the model's turn passed:
+    with nothing changed, and after ``Changes.next``, beside ``git status``; and, last,
+    after commands that were not contained (a copy then looks at itself at the sync)."""
     changes = Changes(root, known)
     # the overlay shows the change on disk through: only the staged text is written
     changed = (
         [changes.staged] if shadow.kind == "overlay" else sorted([known.edited, changes.staged])
     )
 
-    def same() -> None:
-        report = shadow.write(changes.texts)
-        expect(report.written == report.removed == [], f"a sync with nothing changed: {report}")
+    def same(contained: bool) -> Callable[[], int]:
+        def sync() -> int:
+            last_command(shadow, contained)
+            began = time.perf_counter_ns()
+            report = shadow.write(changes.texts)
+            took = time.perf_counter_ns() - began
+            expect(report.written == report.removed == [], f"a sync, nothing changed: {report}")
+            return took
 
-    def two() -> None:
-        written = shadow.write(changes.next()).written
+        return sync
+
+    def two() -> int:
+        texts = changes.next()
+        last_command(shadow, True)
+        began = time.perf_counter_ns()
+        written = shadow.write(texts).written
+        took = time.perf_counter_ns() - began
         expect(written == changed, f"the sync wrote {written}, not {changed}")
+        return took
 
-    status = lambda: git(root, "status", "--porcelain")  # noqa: E731
+    status = lambda: timed(lambda: git(root, "status", "--porcelain"))  # noqa: E731
     try:
-        (a, sa), (b, sb) = rounds_median_ns([(same, status), (two, status)], [repeat] * 2)
+        same(True)()  # a warm-up
+        status()
+        a, b, sa = self_timed([same(True), two, status], repeat)
+        rows = [
+            (f"{shadow.kind} sync, no change / git status", a, sa),
+            (f"{shadow.kind} sync, 2 changed / git status", b, sa),
+        ]
+        if shadow.kind == "copy":  # last: a command not contained leaves the copy so
+            loose, loose_status = self_timed([same(False), status], repeat)
+            rows.append(("  no change, commands not contained", loose, loose_status))
     finally:
         changes.undo()
-    return [
-        (f"{shadow.kind} sync, no change / git status", a, sa),
-        (f"{shadow.kind} sync, 2 changed / git status", b, sb),
-    ]
+    return rows
 
 
 def overlay_rows(root: Path, known: Facts, repeat: int, mounter: OverlayMounter) -> list[Row]:
@@ -300,7 +347,8 @@ def tool_rows(root: Path, known: Facts, repeat: int) -> list[Row]:
     settings = Settings()
     overlay = lambda: Overlay(root, max_bytes=settings.max_file_bytes)  # noqa: E731
     ctx = ToolContext(overlay(), settings)
-    call = lambda tool, args, on=ctx: asyncio.run(tool.run(args, on))  # noqa: E731
+    loop = asyncio.new_event_loop()  # one for every call, as the server's
+    call = lambda tool, args, on=ctx: loop.run_until_complete(tool.run(args, on))  # noqa: E731
 
     def listing(folder: str | None) -> tuple[Callable[[], None], Callable[[], bytes]]:
         inside = sum(folder is None or p.startswith(f"{folder}/") for p in known.files)
@@ -355,7 +403,10 @@ def tool_rows(root: Path, known: Facts, repeat: int) -> list[Row]:
         "edit, ~1 MB file / read + find + splice": (edit, splice),
         "view_file / read the file": (view, viewed.read_text),
     }
-    times = rounds_median_ns(list(rows.values()), [repeat] * len(rows))
+    try:
+        times = rounds_median_ns(list(rows.values()), [repeat] * len(rows))
+    finally:
+        loop.close()
     return [(label, a, b) for label, (a, b) in zip(rows, times, strict=True)]
 
 
