@@ -84,6 +84,12 @@ class Document:
         """Map a view offset to an offset in ``original``."""
         return offset + len(self.bom) + self._crlf_before(offset)
 
+    def original_line_start(self, offset: int) -> int:
+        """Where the line holding view ``offset`` starts in ``original`` (the first
+        line at 0: its byte-order mark is part of it)."""
+        start = self.line_start(offset)
+        return self.original_offset(start) if start else 0
+
     def eol_at(self, newline_offset: int) -> str:
         """The file's ending for the view newline at ``newline_offset``."""
         if self._crlf_count == 0:

@@ -45,6 +45,9 @@ class EditResult:
     created: bool = False
     # The lines of the new text written in place of each of ``regions`` (same order).
     written: tuple[LineRange, ...] = ()
+    # Where the first of ``regions`` starts in the old text (a character offset), so that
+    # a caller can tell the line of an offset near it without counting from the start.
+    first_region_at: int | None = None
 
     @property
     def message(self) -> str:
@@ -108,6 +111,7 @@ def _replace_all_in_lines(doc: Document, edits: Sequence[Edit], path: str) -> Ed
         notes=(),
         regions=swaps.lines,
         written=swaps.lines,
+        first_region_at=swaps.first_at,
     )
 
 
@@ -144,4 +148,5 @@ def _apply_planned(
         regions=tuple(description.replaced),
         created=created,
         written=tuple(description.written),
+        first_region_at=description.first_at,
     )

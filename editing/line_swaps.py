@@ -43,6 +43,7 @@ class LineSwaps:
     replaced: int
     lines: tuple[LineRange, ...]
     diff: str
+    first_at: int  # where the first line changed starts in the file's text
 
 
 def replace_all(doc: Document, edits: Sequence[tuple[str, str]], path: str) -> LineSwaps | None:
@@ -74,7 +75,8 @@ def replace_all(doc: Document, edits: Sequence[tuple[str, str]], path: str) -> L
     if text == doc.original:
         return None
     lines = tuple([LineRange(swap[0], swap[0]) for swap in swaps])
-    return LineSwaps(text, replaced, lines, _diff(doc.view, swaps, path))
+    first_at = doc.original_line_start(swaps[0][1])
+    return LineSwaps(text, replaced, lines, _diff(doc.view, swaps, path), first_at)
 
 
 def _one_line_each(doc: Document, old: str, new: str) -> bool:

@@ -136,6 +136,7 @@ class Description:
     changed: list[LineRange]
     diff: str
     written: list[LineRange]
+    first_at: int | None  # where the first of ``replaced`` starts in ``doc.original``
 
 
 def describe(
@@ -149,7 +150,8 @@ def describe(
     replaced = [LineRange(r.old_start, r.old_start + len(r.old_lines) - 1) for r in regions]
     written = [LineRange(r.new_start, r.new_start + len(r.new_lines) - 1) for r in regions]
     diff = _unified_diff(doc, regions, path, new_path or path)
-    return Description(replaced, _changed_ranges(regions), diff, written)
+    first_at = doc.original_line_start(regions[0].replacement.start) if regions else None
+    return Description(replaced, _changed_ranges(regions), diff, written, first_at)
 
 
 def _changed_ranges(regions: list[_Region]) -> list[LineRange]:

@@ -95,6 +95,7 @@ class StagedText:
         description: str,
         spans: Sequence[tuple[int, int]] | None = None,
         written: Sequence[tuple[int, int]] | None = None,
+        anchor: tuple[int, int] | None = None,
     ) -> None:
         """Stage ``after`` as the new text: each line difference from the current text.
 
@@ -103,10 +104,11 @@ class StagedText:
         span are one replacement, so one edit is never split into hunks that
         could be accepted apart. ``written`` are the spans of ``after`` the
         engine wrote in their place, one for each: then the hunks come from
-        those records, with no diff.
+        those records, with no diff. ``anchor``: a line of the current text (0-based)
+        and the offset it starts at, from the engine too (see ``line_regions``).
         """
         current = self.text()
-        regions = line_regions(current, after, spans, written)
+        regions = line_regions(current, after, spans, written, anchor)
         self._replace_each(current, regions, description)
 
     def replace(self, start: int, end: int, new: str, description: str) -> None:
@@ -280,6 +282,7 @@ def line_regions(
     after: str,
     spans: Sequence[tuple[int, int]] | None = None,
     written: Sequence[tuple[int, int]] | None = None,
+    anchor: tuple[int, int] | None = None,
 ) -> list[tuple[int, int, str]]:
     """The line differences of ``before`` -> ``after``: ``(start, end, new text)``, offsets
     of ``before`` in order, the common head and tail matched first; differences that
@@ -287,8 +290,11 @@ def line_regions(
 
     Only the lines between the whole lines both texts share at either end are
     split and compared (``Cut``), with the answer the whole texts' lines give:
-    a one-line edit of a megabyte file looks at a few lines, not 20,000."""
-    cut = Cut.of(before, after, spans or (), written or ())
+    a one-line edit of a megabyte file looks at a few lines, not 20,000.
+    ``anchor`` (a line of ``before`` and its start) spares the count of the lines
+    up to the first change; like ``spans`` it decides how changes are grouped,
+    never what they are."""
+    cut = Cut.of(before, after, spans or (), written or (), anchor)
     old, new = split_lines(cut.old), split_lines(cut.new)
     spans, written = _moved(spans, -cut.lines), _moved(written, -cut.lines)
     # From the records each change is already alone in its span (they never overlap).
@@ -367,8 +373,8 @@ def _within(
     first = min(start for start, _ in spans)
     last = max(end for _, end in spans)
     tail = len(old) - last
-    if last > len(old) or len(new) < first + tail:
-        return None
+    if first < 0 or last > len(old) or len(new) < first + tail:
+        return None  # lines the texts do not have (a negative one would count from the end)
     if old[:first] != new[:first] or old[last:] != new[len(new) - tail :]:
         return None
     middle_old, middle_new = old[first:last], new[first : len(new) - tail]

@@ -63,14 +63,17 @@ class Cut:
         after: str,
         spans: Sequence[tuple[int, int]],
         written: Sequence[tuple[int, int]],
+        anchor: tuple[int, int] | None = None,
     ) -> Cut:
         """The cut of ``before`` and ``after`` whose middles hold every line of
-        ``spans`` (of ``before``) and ``written`` (of ``after``)."""
+        ``spans`` (of ``before``) and ``written`` (of ``after``). ``anchor``: a
+        line of ``before`` and the offset it starts at, from which the lines up to
+        the cut are counted (from the start without one, or if it is no line start)."""
         named = [line for span in [*spans, *written] for line in span]
         if any(line < 0 for line in named):
             return cls(before, after, 0, 0, 0)  # a negative line indexes from the end: keep all
         start, tail = _shared_lines(before, after)
-        lines = before.count("\n", 0, start)
+        lines = _line_of(before, start, anchor)
         top = min(named, default=lines)
         if top < lines:
             start, lines = _line_start(before, (start, lines), top), top
@@ -163,6 +166,18 @@ def _starts_line(text: str, at: int) -> bool:
 
 
 _WALKED = 32  # lines stepped over one by one; past that, a split in C counts them
+
+
+def _line_of(text: str, offset: int, anchor: tuple[int, int] | None) -> int:
+    """The line (0-based) starting at ``offset``, counted from ``anchor`` when it is a
+    line start of ``text``."""
+    if anchor is not None:
+        line, at = anchor
+        if (line, at) == (0, 0) or (line > 0 and 0 < at <= len(text) and text[at - 1] == "\n"):
+            if at <= offset:
+                return line + text.count("\n", at, offset)
+            return line - text.count("\n", offset, at)
+    return text.count("\n", 0, offset)
 
 
 def _line_start(text: str, known: tuple[int, int], line: int) -> int:

@@ -193,10 +193,13 @@ class Overlay:
         description: str,
         spans: Sequence[tuple[int, int]] | None = None,
         written: Sequence[tuple[int, int]] | None = None,
+        *,
+        anchor: tuple[int, int] | None = None,
     ) -> None:
         """Record a change of ``relative`` (None deletes it) made for ``description``;
         ``spans``: the line spans of its current text that the change replaced,
-        ``written``: the line spans of ``text`` written in their place."""
+        ``written``: the line spans of ``text`` written in their place; ``anchor``:
+        a line of the current text and the offset it starts at, where known."""
         before = self.text(relative)
         if relative not in self.originals:
             self.originals[relative] = self.base(relative)
@@ -209,7 +212,7 @@ class Overlay:
         staged = self.edits.get(relative)
         if staged is None or before is None:  # first edit, or made again after a delete
             staged = self.edits[relative] = StagedText(original)
-        staged.change(text, description, spans, written)
+        staged.change(text, description, spans, written, anchor)
 
     def hunks(self, relative: str) -> tuple[Hunk, ...]:
         """The staged edits of an edited file, as hunks of its original text."""

@@ -24,6 +24,7 @@ class Change:
     after: str | None
     touched: list[Span] | None = None
     written: list[Span] | None = None  # the spans of ``after`` written in place of ``touched``
+    anchor: tuple[int, int] | None = None  # a line of the current text and where it starts
 
 
 def _edited(relative: str, level: Level) -> str:
@@ -64,7 +65,9 @@ def _stage(ctx: ToolContext, description: str, changes: Sequence[Change]) -> Non
             raise refuse(ctx, change.path, stale)
     for change in changes:
         label = description.strip() or messages.NO_DESCRIPTION
-        ctx.overlay.stage(change.path, change.after, label, change.touched, change.written)
+        ctx.overlay.stage(
+            change.path, change.after, label, change.touched, change.written, anchor=change.anchor
+        )
         ctx.views.succeeded(change.path, change.after)
 
 
@@ -78,5 +81,7 @@ def stage_edits(ctx: ToolContext, path: str, edits: list[Edit], description: str
             raise refuse(ctx, relative, error) from None
         touched = [(r.start - 1, r.end) for r in result.regions]
         written = [(w.start - 1, w.end) for w in result.written]
-        stage(ctx, description, [Change(relative, result.text, touched, written)])
+        at = result.first_region_at
+        anchor = (touched[0][0], at) if at is not None and touched else None
+        stage(ctx, description, [Change(relative, result.text, touched, written, anchor)])
     return ToolResult(result.message, summary=_edited(relative, result.level))

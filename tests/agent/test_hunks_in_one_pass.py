@@ -37,9 +37,10 @@ class OneByOne(StagedText):
         description: str,
         spans: Sequence[tuple[int, int]] | None = None,
         written: Sequence[tuple[int, int]] | None = None,
+        anchor: tuple[int, int] | None = None,
     ) -> None:
         current = self.text()
-        for start, end, new in reversed(line_regions(current, after, spans, written)):
+        for start, end, new in reversed(line_regions(current, after, spans, written, anchor)):
             self.replace(start, end, new, description)
 
     def replace(self, start: int, end: int, new: str, description: str) -> None:

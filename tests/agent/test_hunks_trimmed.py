@@ -257,6 +257,13 @@ def outcome(regions: Callable[..., object], *args: object) -> object:
         return type(error), str(error)
 
 
+def applied(before: str, regions: list[tuple[int, int, str]]) -> str:
+    """``before`` with each region's text in its place."""
+    for start, end, new in reversed(regions):
+        before = before[:start] + new + before[end:]
+    return before
+
+
 def assert_same(before: str, after: str, spans: Spans = None, written: Spans = None) -> None:
     args = (before, after, spans, written)
     assert outcome(line_regions, *args) == outcome(ref_line_regions, *args)
@@ -289,11 +296,15 @@ def test_line_regions_of_two_texts_are_the_whole_texts_regions(case: tuple[str, 
 @example(("a\nb\nc\n", "a\nx\nc\n"), [(-1, 2)], None)
 @example(("a\nb\nc\n", "a\nx\nc\n"), [(1, 2)], [(1, 9)])
 @example(("a\nb\n", "a\nb\n"), [(0, 0), (1, 2)], [(0, 1), (2, 2)])
+@example(("a\n", ""), [(-1, 1)], None)  # a negative line once counted from the end
 @PROPERTY
 def test_line_regions_with_any_spans_are_the_whole_texts_regions(
     case: tuple[str, str], spans: Spans, written: Spans
 ) -> None:
     assert_same(*case, spans, written)
+    regions = outcome(line_regions, *case, spans, written)
+    if isinstance(regions, list):  # nonsense spans group changes oddly, never change them
+        assert applied(case[0], regions) == case[1]
 
 
 @given(recorded())
@@ -302,6 +313,38 @@ def test_line_regions_of_the_engines_records_are_the_whole_texts_regions(
     case: tuple[str, str, Spans, Spans],
 ) -> None:
     assert_same(*case)
+
+
+@st.composite
+def anchored(draw: st.DrawFn) -> tuple[str, str, Spans, Spans, tuple[int, int]]:
+    """The engine's records and a line of the old text with the offset it starts at."""
+    before, after, spans, written = draw(recorded())
+    starts = [0, *(at + 1 for at, char in enumerate(before) if char == "\n")]
+    line = draw(st.integers(0, len(starts) - 1))
+    return before, after, spans, written, (line, starts[line])
+
+
+@given(anchored())
+@example(("a\nb\nc\n", "a\nx\nc\n", [(1, 2)], [(1, 2)], (3, 6)))
+@PROPERTY
+def test_an_anchor_spares_a_count_and_changes_nothing(
+    case: tuple[str, str, Spans, Spans, tuple[int, int]],
+) -> None:
+    before, after, spans, written, anchor = case
+    args = (before, after, spans, written)
+    assert outcome(line_regions, *args, anchor) == outcome(ref_line_regions, *args)
+
+
+@given(recorded(), st.tuples(st.integers(-2, 30), st.integers(-2, 200)))
+@PROPERTY
+def test_a_wrong_anchor_may_group_changes_otherwise_but_never_changes_them(
+    case: tuple[str, str, Spans, Spans], anchor: tuple[int, int]
+) -> None:
+    before, after, spans, written = case
+    regions = outcome(line_regions, before, after, spans, written, anchor)
+    if not isinstance(regions, list):
+        return  # nonsense spans are refused with or without it
+    assert applied(before, regions) == after
 
 
 @pytest.mark.parametrize("walked", [0, 1, 3])
@@ -404,6 +447,14 @@ def test_only_the_changed_lines_are_split(monkeypatch: pytest.MonkeyPatch) -> No
     assert sum(split) < 1_000
 
 
+def without_anchor(
+    before: str, after: str, spans: Spans, written: Spans, anchor: object = None
+) -> list[tuple[int, int, str]]:
+    """The reference, called as ``StagedText`` calls ``line_regions`` (which it did
+    not count from an anchor)."""
+    return ref_line_regions(before, after, spans, written)
+
+
 def staged_hunks(texts: Sequence[str], spans: Spans) -> object:
     """The hunks ``StagedText`` makes of ``texts[0]`` changed to each other text in turn,
     or the error it raises."""
@@ -425,7 +476,7 @@ def test_staged_hunks_are_the_hunks_of_the_whole_texts(
     reference's regions (hunks compare their descriptions and regions)."""
     texts = [*case, third]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(hunks, "line_regions", ref_line_regions)
+        patch.setattr(hunks, "line_regions", without_anchor)
         expected = staged_hunks(texts, spans)
     got = staged_hunks(texts, spans)
     assert got == expected
