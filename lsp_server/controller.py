@@ -644,6 +644,8 @@ class Controller:
             client = self._session().client
             if isinstance(client, OpenAIClient):
                 client.warm()
+        # The loop's thread pool (the first request's address lookup runs in it), started.
+        asyncio.get_running_loop().run_in_executor(None, int)
 
     # -- helpers ----------------------------------------------------------------------
 

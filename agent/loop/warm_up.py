@@ -7,8 +7,10 @@ the ACP agent its ``initialize``), and neither should the first task. So
 once the editor is answered, a thread imports them (the first task finds
 them loaded, or waits only for what is left: Python's import locks let it
 take over half-loaded modules) and sends one request through the model
-adapter to an answer made in memory (the openai package builds its types'
-hints and validators on first use; nothing leaves the machine), then calls
+adapter to an answer made on this machine (a server of its own on the
+loopback address, for that one request: the openai package builds its
+types' hints and validators on first use, the HTTP stack its connection's
+parts; nothing leaves the machine), then calls
 the front end back (the language server makes the session then: the model
 client, its TLS context), so that the first task starts as quickly as a
 later one.

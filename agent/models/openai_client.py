@@ -361,14 +361,65 @@ _REHEARSAL_ANSWER = b"".join(
 
 
 def rehearse() -> ModelTurn:
-    """Send one request through the adapter to an answer made in memory (no network).
+    """Send one request through the adapter to an answer made on this machine.
 
     The openai package builds its request's type hints and its answer's
-    validators on first use (7 ms and more before the first request leaves);
-    rehearsing once, in the background after start-up, spares the first ask
-    that. Call it outside any event loop (it runs its own). Returns the turn
-    read (a call of ``rehearse`` with ``{"a":1}``).
+    validators on first use, and the HTTP stack its connection's parts (7 ms
+    and more before the first request leaves); rehearsing once, in the
+    background after start-up, spares the first ask that. The answer comes
+    from a server of its own on the loopback address, for this one request;
+    where no connection can be made there, from the HTTP client's mock
+    transport. Call it
+    outside any event loop (it runs its own). Returns the turn read (a call of
+    ``rehearse`` with ``{"a":1}``).
     """
+    tool = ToolSpec("rehearse", "", {"type": "object", "properties": {"a": {"type": "integer"}}})
+    conversation = [Message("system", "."), Message("user", ".")]
+
+    async def run() -> ModelTurn:
+        try:
+            return await _rehearse_on_loopback(conversation, tool)
+        except (ModelError, OSError, TimeoutError):  # no loopback here: the mock transport
+            return await _rehearse_in_memory(conversation, tool)
+
+    return asyncio.run(run())
+
+
+async def _rehearse_on_loopback(conversation: list[Message], tool: ToolSpec) -> ModelTurn:
+    server = await asyncio.start_server(_answer_rehearsal, "127.0.0.1", 0)
+    async with server:
+        port = server.sockets[0].getsockname()[1]
+        settings = Settings(model="rehearsal", base_url=f"http://127.0.0.1:{port}/v1")
+        # Never through a proxy the environment names: the answer is on this machine.
+        http = openai.DefaultAsyncHttpxClient(trust_env=False)
+        client = OpenAIClient(settings, backoff=0.0, http_client=http)
+        try:
+            return await asyncio.wait_for(client.complete(conversation, [tool], None), 10)
+        finally:
+            await client.close()
+
+
+async def _answer_rehearsal(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """The rehearsal's one answer: the request read (to its body's end), the stream sent.
+    A request cut short is left unanswered (the rehearsal then takes the mock transport)."""
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+        sizes = [
+            line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")
+        ]
+        await reader.readexactly(int(sizes[0].split(b":", 1)[1]) if sizes else 0)
+        writer.write(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n"
+            b"content-length: %d\r\n\r\n%s" % (len(_REHEARSAL_ANSWER), _REHEARSAL_ANSWER)
+        )
+        await writer.drain()
+    except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+        pass
+    finally:
+        writer.close()
+
+
+async def _rehearse_in_memory(conversation: list[Message], tool: ToolSpec) -> ModelTurn:
     import httpx2  # noqa: PLC0415 - openai's HTTP client; loaded with openai already
 
     def answer(_: Any) -> Any:
@@ -377,16 +428,8 @@ def rehearse() -> ModelTurn:
 
     settings = Settings(model="rehearsal", base_url="http://rehearsal.invalid/v1")
     transport = httpx2.MockTransport(answer)
-    tool = ToolSpec("rehearse", "", {"type": "object", "properties": {"a": {"type": "integer"}}})
-    conversation = [Message("system", "."), Message("user", ".")]
-
-    async def run() -> ModelTurn:
-        client = OpenAIClient(
-            settings, http_client=openai.DefaultAsyncHttpxClient(transport=transport)
-        )
-        try:
-            return await client.complete(conversation, [tool], None)
-        finally:
-            await client.close()
-
-    return asyncio.run(run())
+    client = OpenAIClient(settings, http_client=openai.DefaultAsyncHttpxClient(transport=transport))
+    try:
+        return await client.complete(conversation, [tool], None)
+    finally:
+        await client.close()

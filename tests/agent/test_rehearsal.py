@@ -1,4 +1,5 @@
-"""The rehearsal the server runs after start-up: the whole adapter, nothing on the network."""
+"""The rehearsal the server runs after start-up: the whole adapter and a real connection,
+to a server of its own on the loopback address; nothing leaves the machine."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 import pytest
 
 from agent.conversation import ToolCall
+from agent.models import openai_client
 from agent.models.openai_client import rehearse
 from tests.support.openai_server import ScriptedServer, Turn
 
@@ -17,6 +19,31 @@ def test_the_rehearsal_reads_its_answer_through_the_adapter() -> None:
     assert turn.tool_calls == (ToolCall("call_0", "rehearse", '{"a":1}'),)
     assert turn.finish_reason == "tool_calls"
     assert turn.usage.total == 2
+
+
+def test_the_rehearsal_is_answered_over_a_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answer comes from its own server on the loopback (the HTTP stack's connection
+    parts are what a first request loads too), not from the mock transport."""
+    answered = []
+    answer = openai_client._answer_rehearsal
+
+    async def spy(*args: object) -> None:
+        answered.append(args)
+        await answer(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(openai_client, "_answer_rehearsal", spy)
+    assert rehearse().tool_calls[0].name == "rehearse"
+    assert len(answered) == 1
+
+
+def test_the_rehearsal_goes_through_no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    with ScriptedServer("m", [Turn("never asked")]) as proxy:
+        for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+            monkeypatch.setenv(name, proxy.base_url.removesuffix("/v1"))
+        monkeypatch.delenv("NO_PROXY", raising=False)
+        monkeypatch.delenv("no_proxy", raising=False)
+        assert rehearse().tool_calls[0].name == "rehearse"
+        assert proxy.requests == []
 
 
 def test_the_rehearsal_sends_nothing_to_the_configured_endpoint(

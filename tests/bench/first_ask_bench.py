@@ -9,7 +9,10 @@ What it measures
     in the background meanwhile), the first ask sent at once after
     ``initialized`` (nothing imported yet: what every first ask paid before
     the background import), and the second ask of the same server (the
-    baseline: everything loaded). Median of ``--repeat`` servers each.
+    baseline: everything loaded, and the connection to the model server the
+    first ask opened kept open); and a third ask after the model server
+    closed that connection (everything loaded, a connection to open, as the
+    first ask has). Median of ``--repeat`` servers each.
 
 How
     Each task is one model turn that finishes; the model server's requests
@@ -101,13 +104,14 @@ def first_request(model: ScriptedServer, before: int) -> float:
     return time.perf_counter()
 
 
-def one_server(pause: float) -> tuple[float, float]:
-    """(first ask, second ask): seconds from the ask to the model's first request."""
+def one_server(pause: float) -> tuple[float, float, float]:
+    """(first ask, second ask, third ask on a new connection): seconds from the ask to
+    the model's first request."""
     with tempfile.TemporaryDirectory(prefix="surehand-first-ask-") as folder:
         root = Path(folder) / "project"
         root.mkdir()
         (root / "a.py").write_text("x = 1\n")
-        with ScriptedServer(replies=[Turn(tool_calls=[FINISH]), Turn(tool_calls=[FINISH])]) as m:
+        with ScriptedServer(replies=[Turn(tool_calls=[FINISH])] * 3) as m:
             settings = {
                 "model": m.model,
                 "baseUrl": m.base_url,
@@ -126,26 +130,29 @@ def one_server(pause: float) -> tuple[float, float]:
                 client.send({"method": "initialized", "params": {}})
                 time.sleep(pause)
                 times = []
-                for n in range(2):
+                for n in range(3):
+                    if n == 2:
+                        m.hang_up()
                     ask = {"command": "surehand.ask", "arguments": [{"task": "Look at a.py."}]}
                     began = time.perf_counter()
                     answer = client.request(10 + n, "workspace/executeCommand", ask)
                     expect(answer.get("outcome") == "started", f"ask answered {answer}")
                     times.append(first_request(m, n) - began)
                     time.sleep(0.5)  # the task ends before the next ask
-                return times[0], times[1]
+                return times[0], times[1], times[2]
             finally:
                 client.close()
 
 
 def body(repeat: int, pause: float) -> None:
-    rows: dict[str, list[float]] = {"warm": [], "cold": [], "later": []}
+    rows: dict[str, list[float]] = {"warm": [], "cold": [], "later": [], "new": []}
     for _ in range(repeat):
-        warm, later = one_server(pause)
-        cold, _ = one_server(0.0)
+        warm, later, new = one_server(pause)
+        cold, _, _ = one_server(0.0)
         rows["warm"].append(warm)
         rows["cold"].append(cold)
         rows["later"].append(later)
+        rows["new"].append(new)
     ms = {name: statistics.median(values) * 1000 for name, values in rows.items()}
     print(f"\nask to the model's first request, median of {repeat} servers, ms")
     print(
@@ -153,6 +160,9 @@ def body(repeat: int, pause: float) -> None:
     )
     print(f"first ask, at once                {ms['cold']:8.1f}  {ms['cold'] / ms['later']:5.2f}x")
     print(f"a later ask (baseline)            {ms['later']:8.1f}  1.00x")
+    new = ms["new"]
+    print(f"a later ask, a new connection     {new:8.1f}  {new / ms['later']:5.2f}x")
+    print(f"  the first ask beside it         {ms['warm']:8.1f}  {ms['warm'] / new:5.2f}x")
 
 
 def main(argv: list[str] | None = None) -> int:

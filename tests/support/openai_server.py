@@ -245,6 +245,18 @@ class ScriptedServer:
         self._thread.join()
         self._httpd = self._thread = None
 
+    def hang_up(self) -> None:
+        """Close the connections clients keep open, as a server does once they are idle
+        for its time limit: a client's next request opens a new one."""
+        with self._lock:
+            connections = list(self._connections)
+        for connection in connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+        deadline = time.monotonic() + 5
+        while self.open_connections and time.monotonic() < deadline:
+            time.sleep(0.001)  # their threads see the end and let them go
+
     def __enter__(self) -> Self:
         return self.start()
 
