@@ -22,7 +22,9 @@ This reader replaces it (for stdio and TCP):
   included: LSP has none), a wrong or missing ``jsonrpc``, an ``id`` that
   is not an integer or a string, a request without a ``method`` and
   ``params`` that are neither an object nor an array are an Invalid
-  Request; params that do not fit the method are Invalid params. A
+  Request, but ``"params": null`` is read as no params (clients built on
+  lsp4j, JetBrains' among them, send ``shutdown`` and ``exit`` so); params
+  that do not fit the method are Invalid params. A
   request gets the error as its answer (``id`` null when its ``id`` is
   unusable); a notification is ignored, as JSON-RPC says. Every one is
   logged (``window/logMessage``).
@@ -279,6 +281,8 @@ def _handle(protocol: Any, body: bytes) -> None:
             log.warning("Ignored a response that is not JSON-RPC 2.0: %.200s", body)
         return
     answer_id = msg_id if id_ok else None
+    if data.get("params", ...) is None:  # "no params", as some clients write it
+        del data["params"]
     if not has_id and "method" in data:  # a notification: never answered
         why = _envelope_problem(data, method) or _params_problem(method, data.get("params"))
         if why is not None:

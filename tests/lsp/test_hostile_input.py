@@ -199,6 +199,17 @@ def test_a_request_after_shutdown_is_an_error(server: RawServer):
     server.healthy = lambda: None  # type: ignore[method-assign]  # it has gone, as asked
 
 
+def test_shutdown_and_exit_with_params_null_stop_the_server(server: RawServer):
+    """As clients built on lsp4j (JetBrains' among them) and vim-lsc send them: JSON-RPC's
+    params are an object, an array or absent, and they mean absent."""
+    server.write(frame(b'{"jsonrpc": "2.0", "id": 40, "method": "shutdown", "params": null}'))
+    answer = server.expect(40)
+    assert "error" not in answer and answer["result"] is None
+    server.write(frame(b'{"jsonrpc": "2.0", "method": "exit", "params": null}'))
+    assert server.process.wait(10) == 0  # after shutdown: exit code 0
+    server.healthy = lambda: None  # type: ignore[method-assign]  # it has gone, as asked
+
+
 # -- params of the wrong type ----------------------------------------------------
 
 BAD_ARGUMENTS: list[Any] = [
