@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import itertools
 import logging
 import threading
@@ -41,12 +42,15 @@ from acp.schema import (
     AgentCapabilities,
     AllowedOutcome,
     ClientCapabilities,
+    CloseSessionResponse,
     Implementation,
     InitializeResponse,
     NewSessionResponse,
     PermissionOption,
     PromptCapabilities,
     PromptResponse,
+    SessionCapabilities,
+    SessionCloseCapabilities,
     ToolCallUpdate,
 )
 
@@ -70,6 +74,7 @@ from .write_accepted import write_accepted
 log = logging.getLogger(__name__)
 
 STOP = {Ending.STEP_LIMIT: "max_turn_requests"}  # every other ending: end_turn
+CLOSE_SECONDS = 10.0  # the most a closed session's cancelled prompt is waited for
 
 
 @dataclass
@@ -126,6 +131,7 @@ class SurehandAgent:
                 prompt_capabilities=PromptCapabilities(
                     image=False, audio=False, embedded_context=True
                 ),
+                session_capabilities=SessionCapabilities(close=SessionCloseCapabilities()),
             ),
             agent_info=Implementation(name="surehand", title="surehand", version=self.version),
             auth_methods=[],
@@ -171,6 +177,19 @@ class SurehandAgent:
         task = self.tasks.get(session_id)
         if task is not None and task.running is not None:
             task.running.cancel()
+
+    async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
+        """The editor is done with the session: its prompt, if one runs, is cancelled (as by
+        ``session/cancel``: nothing is written), then what it holds is let go (its copy kept
+        for the next session of the workspace, as at a reset; its model client closed)."""
+        task = self._task(session_id)
+        del self.tasks[session_id]
+        if task.running is not None and not task.running.done():
+            task.running.cancel()
+            with contextlib.suppress(BaseException):  # how it ended was its prompt's answer
+                await asyncio.wait_for(asyncio.wrap_future(task.running), CLOSE_SECONDS)
+        await asyncio.wrap_future(self.worker.run(task.session.close()))
+        return CloseSessionResponse()
 
     async def authenticate(self, method_id: str, **kwargs: Any) -> None:
         return None

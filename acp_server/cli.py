@@ -38,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
 
     agent = SurehandAgent(lambda root: effective_from_flags(args, Path(root)), __version__)
     try:
-        asyncio.run(run_agent(agent))  # type: ignore[arg-type] # the SDK's Protocol, in part
+        # session/close: in the protocol's schema, still behind this flag in the SDK's router
+        run = run_agent(agent, use_unstable_protocol=True)  # type: ignore[arg-type]
+        asyncio.run(run)  # the SDK's Protocol, in part
     except KeyboardInterrupt:
         pass
     finally:

@@ -371,3 +371,47 @@ async def test_the_messages_of_one_task_come_in_the_order_the_protocol_needs(
     assert writes[0] > asks[-1], "nothing is written before the last answer"
     assert "fs/read_text_file" in flow[: asks[0]], "the task read through the editor"
     assert flow[-1] == "response" and sent[-1]["result"]["stopReason"] == "end_turn"
+
+
+async def test_a_closed_session_is_gone_and_the_others_stay(
+    project: Path, openai_server: ScriptedServer, tmp_path: Path
+):
+    """``session/close`` (advertised): the session's prompt is cancelled and nothing is
+    written, later prompts to it are refused, another session goes on."""
+    openai_server.add(Turn(tool_calls=[FIX]), Turn(tool_calls=[FINISH]))
+    editor = Editor(project, answers=[], hold=asyncio.Event())
+    argv = ["-m", "surehand", "acp", "--base-url", openai_server.base_url]
+    argv += ["--model", openai_server.model]
+    env = environment(tmp_path)
+    async with spawn_agent_process(as_client(editor), sys.executable, *argv, env=env) as (conn, _):
+        init = await conn.initialize(
+            protocol_version=PROTOCOL_VERSION,
+            client_capabilities=ClientCapabilities(
+                fs=FileSystemCapabilities(read_text_file=True, write_text_file=True)
+            ),
+        )
+        capabilities = init.agent_capabilities
+        assert capabilities is not None and capabilities.session_capabilities is not None
+        assert capabilities.session_capabilities.close is not None
+        closed = await conn.new_session(cwd=str(project), mcp_servers=[])
+        other = await conn.new_session(cwd=str(project), mcp_servers=[])
+        prompt = asyncio.ensure_future(
+            conn.prompt(session_id=closed.session_id, prompt=[text_block("Fix add.")])
+        )
+        while not editor.asked:  # the review asks about the first hunk, and waits
+            await asyncio.sleep(0.05)
+        await asyncio.wait_for(conn.close_session(session_id=closed.session_id), TIMEOUT)
+        assert editor.hold is not None
+        editor.hold.set()
+        assert (await asyncio.wait_for(prompt, TIMEOUT)).stop_reason == "cancelled"
+        assert editor.written == [] and (project / "calc.py").read_text() == CALC
+        for ask in (
+            conn.prompt(session_id=closed.session_id, prompt=[text_block("Again.")]),
+            conn.close_session(session_id=closed.session_id),
+        ):
+            with pytest.raises(RequestError) as refused:
+                await asyncio.wait_for(ask, TIMEOUT)
+            assert refused.value.code == -32602
+        openai_server.add(Turn(tool_calls=[FINISH]))
+        answer = conn.prompt(session_id=other.session_id, prompt=[text_block("Look.")])
+        assert (await asyncio.wait_for(answer, TIMEOUT)).stop_reason == "end_turn"
