@@ -33,6 +33,7 @@ another look.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from collections.abc import Iterable, Mapping
@@ -102,7 +103,8 @@ class CommandTrail:
         self._strays = self._strays or not contained
         self.stop()
         if not (self._strays or stopped) and synced_ns is not None:
-            self._after = ChangedSince(self.root, synced_ns - self.margin)
+            with contextlib.suppress(OSError):  # its marker not written: the sync looks then
+                self._after = ChangedSince(self.root, synced_ns - self.margin)
 
     def since_sync(self, synced_ns: int, *, look: bool) -> set[str] | None:
         """The copy's paths changed since the sync at ``synced_ns``: what find saw when the
@@ -120,11 +122,11 @@ class CommandTrail:
 
     def since_clean(self, clean_ns: int) -> set[str] | None:
         """The copy's paths changed since it was clean at ``clean_ns`` (None when not
-        told): those gathered, when the last command's were looked at as it ended (a
-        command may have run since the last sync: only then is it known none did); else
-        what find sees now."""
+        told): those gathered, if the last command's were looked at as it ended (else a
+        command may have changed the copy since the last sync); otherwise what find sees
+        now."""
         after, self._after = self._after, None
-        changed = after.paths() if after is not None and self._made is not None else None
+        changed = after.paths() if after is not None else None
         if changed is not None and self._made is not None:
             return self._made | changed
         return ChangedSince(self.root, clean_ns - self.margin).paths()

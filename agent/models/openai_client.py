@@ -367,11 +367,10 @@ def rehearse() -> ModelTurn:
     validators on first use, and the HTTP stack its connection's parts (7 ms
     and more before the first request leaves); rehearsing once, in the
     background after start-up, spares the first ask that. The answer comes
-    from a server of its own on the loopback address, for this one request;
-    where no connection can be made there, from the HTTP client's mock
-    transport. Call it
-    outside any event loop (it runs its own). Returns the turn read (a call of
-    ``rehearse`` with ``{"a":1}``).
+    from a server of its own on the loopback address, for this one request
+    (sent with no API key); where no connection can be made there, from the
+    HTTP client's mock transport. Call it outside any event loop (it runs its
+    own). Returns the turn read (a call of ``rehearse`` with ``{"a":1}``).
     """
     tool = ToolSpec("rehearse", "", {"type": "object", "properties": {"a": {"type": "integer"}}})
     conversation = [Message("system", "."), Message("user", ".")]
@@ -389,7 +388,8 @@ async def _rehearse_on_loopback(conversation: list[Message], tool: ToolSpec) -> 
     server = await asyncio.start_server(_answer_rehearsal, "127.0.0.1", 0)
     async with server:
         port = server.sockets[0].getsockname()[1]
-        settings = Settings(model="rehearsal", base_url=f"http://127.0.0.1:{port}/v1")
+        url = f"http://127.0.0.1:{port}/v1"
+        settings = Settings(model="rehearsal", base_url=url, api_key=NO_KEY)  # not the user's
         # Never through a proxy the environment names: the answer is on this machine.
         http = openai.DefaultAsyncHttpxClient(trust_env=False)
         client = OpenAIClient(settings, backoff=0.0, http_client=http)

@@ -3,6 +3,7 @@ to a server of its own on the loopback address; nothing leaves the machine."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 
@@ -23,17 +24,26 @@ def test_the_rehearsal_reads_its_answer_through_the_adapter() -> None:
 
 def test_the_rehearsal_is_answered_over_a_connection(monkeypatch: pytest.MonkeyPatch) -> None:
     """The answer comes from its own server on the loopback (the HTTP stack's connection
-    parts are what a first request loads too), not from the mock transport."""
-    answered = []
+    parts are what a first request loads too), not from the mock transport; the request
+    carries no key of the user's."""
+    heads: list[bytes] = []
     answer = openai_client._answer_rehearsal
 
-    async def spy(*args: object) -> None:
-        answered.append(args)
-        await answer(*args)  # type: ignore[arg-type]
+    async def spy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        readuntil = reader.readuntil
+
+        async def kept(separator: bytes = b"\n") -> bytes:
+            heads.append(await readuntil(separator))
+            return heads[-1]
+
+        reader.readuntil = kept  # type: ignore[method-assign,assignment]
+        await answer(reader, writer)
 
     monkeypatch.setattr(openai_client, "_answer_rehearsal", spy)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-users-own")
     assert rehearse().tool_calls[0].name == "rehearse"
-    assert len(answered) == 1
+    assert len(heads) == 1 and heads[0].startswith(b"POST /v1/chat/completions ")
+    assert b"sk-users-own" not in heads[0]
 
 
 def test_the_rehearsal_goes_through_no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
