@@ -137,8 +137,9 @@ class ShadowRunner:
                 report = await asyncio.shield(self._syncing)
             except OSError as error:
                 raise CopyFailed(messages.COPY_FAILED.format(error=error)) from None
-            assert self.shadow is not None
-            layout = command_layout(self.shadow, settings, contained=sandbox.contained)
+            shadow = self.shadow
+            assert shadow is not None
+            layout = command_layout(shadow, settings, contained=sandbox.contained)
             env = self.environment(layout, settings, contained=sandbox.contained)
             stopped = True
             try:
@@ -147,7 +148,8 @@ class ShadowRunner:
                 )
                 stopped = result.exit_code is None
             finally:
-                self.shadow.command_ended(contained=sandbox.contained, stopped=stopped)
+                if self.shadow is shadow:  # not closed meanwhile (the server is exiting)
+                    shadow.command_ended(contained=sandbox.contained, stopped=stopped)
         result = _not_started(sandbox, argv, result)
         if not report.refused:
             return result

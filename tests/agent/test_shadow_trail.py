@@ -158,3 +158,25 @@ def test_a_command_killed_at_its_time_limit_is_looked_at_by_the_sync(tmp_path: P
         assert cat(runner, "a.txt") == "0\na\n"
     finally:
         runner.close()
+
+
+def test_a_runner_closed_while_its_command_runs_ends_it_quietly(tmp_path: Path) -> None:
+    """As when the server exits mid-command: the session's runner lets go of the copy, then
+    the command is cancelled; the run ends cancelled, nothing else raised."""
+    root = tmp_path / "ws"
+    make_workspace(root)
+    runner = ShadowRunner(Overlay(root), sandbox=sandbox_for("copy"))
+
+    async def close_then_cancel() -> None:
+        argv = ["/bin/sh", "-c", "sleep 30"]
+        running = asyncio.ensure_future(runner.run(argv, 60, SETTINGS))
+        deadline = time.monotonic() + 30
+        while runner.shadow is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.5)  # the command has started
+        runner.close()
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+
+    asyncio.run(close_then_cancel())
