@@ -13,7 +13,9 @@ types' hints and validators on first use, the HTTP stack its connection's
 parts; nothing leaves the machine), then calls
 the front end back (the language server makes the session then: the model
 client, its TLS context), so that the first task starts as quickly as a
-later one.
+later one. Before all that, it removes the shadow copies that processes
+which were killed left behind (``shadow_owner.sweep``: a killed process
+cannot remove its own).
 """
 
 from __future__ import annotations
@@ -50,9 +52,21 @@ def start(then: Callable[[], None] = lambda: None) -> threading.Thread:
 
 
 def _warm_up(then: Callable[[], None]) -> None:
+    _sweep()
     _import_all()
     _rehearse()
     then()
+
+
+def _sweep() -> None:
+    """The shadow copies a process that was killed left behind, removed now: once a front
+    end starts, not when a command of it first makes a copy (one may never)."""
+    try:
+        from agent.execution import shadow_owner  # noqa: PLC0415 - the standard library's only
+
+        shadow_owner.sweep()
+    except Exception:
+        log.info("removing the shadow copies of ended processes failed", exc_info=True)
 
 
 def _import_all() -> None:

@@ -62,3 +62,24 @@ def test_a_new_copy_sweeps_and_its_close_leaves_nothing(tmp_path: Path, monkeypa
     assert json.loads((copy.root.parent / "owner").read_text())["pid"] == os.getpid()
     copy.close()
     assert list(temp.iterdir()) == []
+
+
+def test_a_front_ends_start_sweeps_what_a_killed_process_left(tmp_path: Path):
+    """The warm-up a front end starts once the editor is answered removes the copies of
+    ended processes (a killed server cannot remove its own; a restarted one may never run
+    a command, so its first copy would not sweep them)."""
+    dead = leftover(tmp_path, "dead", {"pid": ended_process(), "started": 1})
+    alive = leftover(tmp_path, "alive", {"pid": os.getpid(), "started": None})
+    program = "from agent.loop import warm_up; warm_up.start().join(120)"
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert not dead.exists()
+    assert alive.exists()
