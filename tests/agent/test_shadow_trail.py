@@ -147,14 +147,22 @@ def test_what_a_process_left_running_writes_later_is_put_back(
         runner.close()
 
 
-def test_a_command_killed_at_its_time_limit_is_looked_at_by_the_sync(tmp_path: Path) -> None:
+def test_a_command_killed_at_its_time_limit_is_looked_at_by_the_sync(
+    tmp_path: Path, finds: Path
+) -> None:
+    """Its processes may still be dying as it ends: no look then; the sync looks (find in
+    a big copy, each file in a small one) and puts back what it changed."""
     root = tmp_path / "ws"
     make_workspace(root)
     runner = ShadowRunner(Overlay(root), sandbox=sandbox_for("copy"))
     try:
+        assert run(runner, "true").startswith("0\n")
+        assert count(finds, 1) == 1  # as that command ended
         script = "echo late >> a.txt; sleep 30"
         result = asyncio.run(runner.run(["/bin/sh", "-c", script], 1, SETTINGS))
         assert result.exit_code is None  # stopped at its limit
+        time.sleep(0.5)
+        assert count(finds, 1) == 1  # none as it was killed
         assert cat(runner, "a.txt") == "0\na\n"
     finally:
         runner.close()
