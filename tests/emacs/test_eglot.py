@@ -287,7 +287,7 @@ def test_scenario_hunks_in_two_files(emacs: str, tmp_path: Path, openai_server: 
     openai_server.add(slow(Turn(tool_calls=[FIX, SUB, HELPER])), Turn(tool_calls=[FINISH]))
     files = {"calc.py": CALC, "helper.py": "X = 1\n"}
     steps: list[dict[str, Any]] = [
-        {"do": "ask", "file": "calc.py", "task": "fix add", "until": {"lines": {"calc.py": [0, 1, 5], "helper.py": [0]}}},
+        {"do": "ask", "file": "calc.py", "task": "fix add", "until": {"lines": {"calc.py": [0, 1, 5], "helper.py": [0]}, "message": "Review the hunks shown as diagnostics"}},
         {"do": "type", "file": "calc.py", "line": 0, "text": TYPED, "until": {"lines": {"calc.py": [0, 3, 7]}}},
         {"do": "action", "file": "calc.py", "line": 3, "title": "surehand: Accept hunk", "until": {"lines": {"calc.py": [0, 7]}}},
         {"do": "action", "file": "calc.py", "line": 7, "title": "surehand: Reject hunk", "until": {"lines": {"calc.py": [0]}}},
